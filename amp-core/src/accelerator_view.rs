@@ -1,0 +1,364 @@
+//! [`AcceleratorView`]: an ordered command queue on one accelerator.
+//!
+//! A view records commands (copies, kernel launches) in order. On a GPU
+//! accelerator they go into a wgpu command encoder; on the CPU accelerator
+//! they are host closures. [`QueuingMode::Immediate`] submits each command as
+//! it is recorded; [`QueuingMode::Automatic`] keeps a batch and submits it on
+//! `flush`, `wait`, `create_marker`, host access that needs results, or when
+//! the batch grows past [`AUTOMATIC_MAX_COMMANDS`] commands or gets older
+//! than [`AUTOMATIC_MAX_AGE`] (checked whenever a command is recorded).
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+
+use crate::backend::device::DeviceContext;
+use crate::{Accelerator, CompletionFuture, QueuingMode, Result};
+
+/// An automatic-mode batch is submitted once it holds this many commands.
+pub(crate) const AUTOMATIC_MAX_COMMANDS: u32 = 256;
+/// An automatic-mode batch older than this is submitted when the next command
+/// is recorded.
+pub(crate) const AUTOMATIC_MAX_AGE: Duration = Duration::from_millis(2);
+
+/// A host command of the CPU accelerator.
+type HostCommand = Box<dyn FnOnce() -> Result<()> + Send>;
+/// A callback run when the batch holding its command is submitted.
+type OnSubmit = Box<dyn FnOnce() + Send>;
+
+/// An ordered command queue on an [`Accelerator`], with a [`QueuingMode`].
+///
+/// A cheap handle: clones share one queue, and it is `Send + Sync`, so many
+/// threads may record into one view at once (each command is recorded
+/// atomically, in the order the threads get to it).
+///
+/// Corresponds to C++ AMP `accelerator_view`.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Accelerator, QueuingMode};
+///
+/// let view = Accelerator::default()?.create_view(QueuingMode::Automatic);
+/// view.flush()?;
+/// view.create_marker()?.wait()?;
+/// view.wait()?;
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct AcceleratorView {
+    inner: Arc<ViewInner>,
+}
+
+struct ViewInner {
+    id: u64,
+    accelerator: Accelerator,
+    mode: QueuingMode,
+    queue: Mutex<Queue>,
+}
+
+/// The recording state of one view.
+#[derive(Default)]
+struct Queue {
+    batch: Batch,
+    /// Commands in `batch`.
+    pending: u32,
+    /// When the first command of `batch` was recorded.
+    batch_started: Option<Instant>,
+    /// The last GPU submission of this view.
+    last_submission: Option<wgpu::SubmissionIndex>,
+    stats: ViewStatistics,
+}
+
+#[derive(Default)]
+enum Batch {
+    #[default]
+    Empty,
+    Gpu {
+        encoder: wgpu::CommandEncoder,
+        on_submit: Vec<OnSubmit>,
+    },
+    Host(Vec<HostCommand>),
+}
+
+/// Counters of what a view recorded and submitted, for tests and tuning.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Accelerator, QueuingMode};
+///
+/// let view = Accelerator::cpu().create_view(QueuingMode::Automatic);
+/// let stats = view.statistics();
+/// assert_eq!(stats.commands, 0);
+/// assert_eq!(stats.submissions, 0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub struct ViewStatistics {
+    /// Commands recorded on the view so far.
+    pub commands: u64,
+    /// Batches submitted to the device (on the CPU accelerator: executed).
+    pub submissions: u64,
+    /// Commands recorded but not yet submitted.
+    pub pending: u32,
+}
+
+static NEXT_VIEW_ID: AtomicU64 = AtomicU64::new(1);
+
+impl AcceleratorView {
+    pub(crate) fn new(accelerator: Accelerator, mode: QueuingMode) -> AcceleratorView {
+        AcceleratorView {
+            inner: Arc::new(ViewInner {
+                id: NEXT_VIEW_ID.fetch_add(1, Ordering::Relaxed),
+                accelerator,
+                mode,
+                queue: Mutex::new(Queue::default()),
+            }),
+        }
+    }
+
+    /// The accelerator this view belongs to.
+    ///
+    /// Corresponds to C++ AMP `accelerator_view::accelerator`.
+    pub fn accelerator(&self) -> &Accelerator {
+        &self.inner.accelerator
+    }
+
+    /// The view's queuing mode.
+    ///
+    /// Corresponds to C++ AMP `accelerator_view::queuing_mode`.
+    pub fn queuing_mode(&self) -> QueuingMode {
+        self.inner.mode
+    }
+
+    /// Whether the view's accelerator is an emulator (a software adapter or
+    /// the CPU accelerator); see [`Accelerator::is_emulated`].
+    pub fn is_emulated(&self) -> bool {
+        self.inner.accelerator.is_emulated()
+    }
+
+    /// What the view recorded and submitted so far.
+    pub fn statistics(&self) -> ViewStatistics {
+        let q = self.inner.queue.lock();
+        ViewStatistics {
+            pending: q.pending,
+            ..q.stats
+        }
+    }
+
+    /// Submits every recorded command to the device, without waiting for them.
+    /// Does nothing in immediate mode or when nothing is pending.
+    ///
+    /// Corresponds to C++ AMP `accelerator_view::flush`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::AcceleratorViewRemoved`](crate::Error::AcceleratorViewRemoved)
+    /// if the device was lost; on the CPU accelerator, the first error of a
+    /// pending command.
+    pub fn flush(&self) -> Result<()> {
+        let device = self.device()?;
+        let host = {
+            let mut q = self.inner.queue.lock();
+            self.submit_locked(device, &mut q)
+        };
+        run_host(host)
+    }
+
+    /// Submits every recorded command and blocks until all the view's
+    /// commands have finished.
+    ///
+    /// Corresponds to C++ AMP `accelerator_view::wait`.
+    ///
+    /// # Errors
+    ///
+    /// As [`flush`](Self::flush).
+    pub fn wait(&self) -> Result<()> {
+        let device = self.device()?;
+        let (host, last) = {
+            let mut q = self.inner.queue.lock();
+            let host = self.submit_locked(device, &mut q);
+            (host, q.last_submission.clone())
+        };
+        run_host(host)?;
+        match (device, last) {
+            (Some(device), Some(index)) => device.wait_for(&index),
+            (Some(device), None) => device.check(),
+            (None, _) => Ok(()),
+        }
+    }
+
+    /// Submits every recorded command and returns a future that completes
+    /// when they (and every earlier command of the view) have finished.
+    ///
+    /// Corresponds to C++ AMP `accelerator_view::create_marker`.
+    ///
+    /// # Errors
+    ///
+    /// As [`flush`](Self::flush).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let view = amp_core::Accelerator::default()?.default_view();
+    /// let marker = view.create_marker()?;
+    /// futures::executor::block_on(marker.clone())?; // as a Future
+    /// marker.wait()?;                               // or blocking
+    /// assert!(marker.is_ready());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    pub fn create_marker(&self) -> Result<CompletionFuture> {
+        let device = self.device()?;
+        let (host, last) = {
+            let mut q = self.inner.queue.lock();
+            let host = self.submit_locked(device, &mut q);
+            (host, q.last_submission.clone())
+        };
+        run_host(host)?;
+        Ok(match (device, last) {
+            (Some(device), Some(index)) => CompletionFuture::gpu(Arc::clone(device), index),
+            _ => CompletionFuture::ready(Ok(())),
+        })
+    }
+
+    /// Records a command. On a GPU view `gpu` records into the batch's
+    /// encoder; on the CPU view `host` becomes a host command. `on_submit`
+    /// runs when the batch holding the command is submitted (executed, on the
+    /// CPU).
+    ///
+    /// The view's lock is held while `gpu` records, so commands from
+    /// several threads never interleave.
+    pub(crate) fn record(
+        &self,
+        gpu: impl FnOnce(&DeviceContext, &mut wgpu::CommandEncoder) -> Result<()>,
+        host: impl FnOnce() -> Result<()> + Send + 'static,
+        on_submit: Option<OnSubmit>,
+    ) -> Result<()> {
+        let device = self.device()?;
+        let host_to_run = {
+            let mut q = self.inner.queue.lock();
+            // Age threshold: an old batch goes out before this command joins it.
+            let mut ready = match q.batch_started {
+                Some(t) if t.elapsed() >= AUTOMATIC_MAX_AGE => self.submit_locked(device, &mut q),
+                _ => Vec::new(),
+            };
+            match device {
+                Some(device) => {
+                    if matches!(q.batch, Batch::Empty) {
+                        let encoder = device.device.create_command_encoder(
+                            &wgpu::CommandEncoderDescriptor {
+                                label: Some("amp-rs batch"),
+                            },
+                        );
+                        q.batch = Batch::Gpu {
+                            encoder,
+                            on_submit: Vec::new(),
+                        };
+                    }
+                    let Batch::Gpu {
+                        encoder,
+                        on_submit: callbacks,
+                    } = &mut q.batch
+                    else {
+                        unreachable!("a GPU view only holds GPU batches");
+                    };
+                    gpu(device, encoder)?;
+                    callbacks.extend(on_submit);
+                }
+                None => {
+                    if matches!(q.batch, Batch::Empty) {
+                        q.batch = Batch::Host(Vec::new());
+                    }
+                    let Batch::Host(commands) = &mut q.batch else {
+                        unreachable!("the CPU view only holds host batches");
+                    };
+                    commands.push(Box::new(host));
+                    if let Some(f) = on_submit {
+                        commands.push(Box::new(move || {
+                            f();
+                            Ok(())
+                        }));
+                    }
+                }
+            }
+            q.pending += 1;
+            q.stats.commands += 1;
+            q.batch_started.get_or_insert_with(Instant::now);
+            if self.inner.mode == QueuingMode::Immediate || q.pending >= AUTOMATIC_MAX_COMMANDS {
+                ready.extend(self.submit_locked(device, &mut q));
+            }
+            ready
+        };
+        run_host(host_to_run)
+    }
+
+    /// Submits the batch. GPU commands go to the queue here; host commands
+    /// are returned, to be run once the lock is released.
+    fn submit_locked(&self, device: Option<&Arc<DeviceContext>>, q: &mut Queue) -> Vec<HostCommand> {
+        let batch = std::mem::take(&mut q.batch);
+        let had_commands = q.pending > 0;
+        q.pending = 0;
+        q.batch_started = None;
+        match batch {
+            Batch::Empty => Vec::new(),
+            Batch::Gpu { encoder, on_submit } => {
+                if let Some(device) = device {
+                    q.last_submission = Some(device.queue.submit([encoder.finish()]));
+                }
+                if had_commands {
+                    q.stats.submissions += 1;
+                }
+                on_submit.into_iter().for_each(|f| f());
+                Vec::new()
+            }
+            Batch::Host(commands) => {
+                if had_commands {
+                    q.stats.submissions += 1;
+                }
+                commands
+            }
+        }
+    }
+
+    /// The device of a GPU view, checked for loss; `None` on the CPU.
+    fn device(&self) -> Result<Option<&Arc<DeviceContext>>> {
+        let device = self.inner.accelerator.device()?;
+        if let Some(d) = device {
+            d.check()?;
+        }
+        Ok(device)
+    }
+}
+
+/// Runs host commands in order; stops at the first error.
+fn run_host(commands: Vec<HostCommand>) -> Result<()> {
+    commands.into_iter().try_for_each(|c| c())
+}
+
+impl PartialEq for AcceleratorView {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner.id == other.inner.id
+    }
+}
+
+impl Eq for AcceleratorView {}
+
+impl std::hash::Hash for AcceleratorView {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.inner.id.hash(state);
+    }
+}
+
+impl fmt::Debug for AcceleratorView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AcceleratorView")
+            .field("id", &self.inner.id)
+            .field("accelerator", &self.inner.accelerator.device_path())
+            .field("mode", &self.inner.mode)
+            .finish()
+    }
+}

@@ -1,0 +1,162 @@
+//! The wgpu device behind a GPU accelerator: created lazily, once, with the
+//! adapter's full limits and the optional features the runtime uses.
+
+use std::sync::{Arc, OnceLock};
+
+use parking_lot::Mutex;
+
+use crate::{Error, Result};
+
+/// Optional features requested when the adapter offers them: GPU timestamps
+/// (benchmarks), f64 (`supports_double_precision`), subgroups, the on-disk
+/// pipeline cache, f32 atomics and immediates (small per-launch constants).
+const WANTED_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
+    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
+    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES)
+    .union(wgpu::Features::SHADER_F64)
+    .union(wgpu::Features::SUBGROUP)
+    .union(wgpu::Features::PIPELINE_CACHE)
+    .union(wgpu::Features::SHADER_FLOAT32_ATOMIC)
+    .union(wgpu::Features::IMMEDIATES);
+
+/// The features a device on `adapter` is created with.
+pub(crate) fn features_for(adapter: &wgpu::Adapter) -> wgpu::Features {
+    adapter.features() & WANTED_FEATURES
+}
+
+/// One GPU adapter and, once first needed, its device.
+pub(crate) struct GpuAdapter {
+    pub(crate) adapter: wgpu::Adapter,
+    label: String,
+    device: OnceLock<Result<Arc<DeviceContext>>>,
+}
+
+impl GpuAdapter {
+    pub(crate) fn new(adapter: wgpu::Adapter, label: String) -> Self {
+        GpuAdapter {
+            adapter,
+            label,
+            device: OnceLock::new(),
+        }
+    }
+
+    /// The device, created on first use. A failed creation is remembered and
+    /// reported again on every later call.
+    pub(crate) fn device(&self) -> Result<&Arc<DeviceContext>> {
+        self.device
+            .get_or_init(|| DeviceContext::create(&self.adapter, &self.label).map(Arc::new))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+}
+
+/// A wgpu device and queue, with the state needed to turn device loss and
+/// uncaptured errors into [`Error`] values instead of panics.
+pub(crate) struct DeviceContext {
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    health: Arc<Health>,
+    scratch: OnceLock<wgpu::Buffer>,
+}
+
+#[derive(Default)]
+struct Health {
+    /// Set once, by the device-lost callback (or by an uncaptured internal
+    /// error, which leaves the device unusable).
+    lost: Mutex<Option<String>>,
+    /// The first uncaptured validation or out-of-memory error, kept for
+    /// diagnostics; operations that can fail that way use error scopes.
+    uncaptured: Mutex<Option<String>>,
+}
+
+impl DeviceContext {
+    fn create(adapter: &wgpu::Adapter, label: &str) -> Result<DeviceContext> {
+        let desc = wgpu::DeviceDescriptor {
+            label: Some(label),
+            required_features: features_for(adapter),
+            required_limits: adapter.limits(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            ..Default::default()
+        };
+        let (device, queue) = futures::executor::block_on(adapter.request_device(&desc))
+            .map_err(|e| Error::Runtime(format!("cannot create a device on {label}: {e}")))?;
+        let health = Arc::new(Health::default());
+        let on_lost = Arc::clone(&health);
+        device.set_device_lost_callback(move |reason, message| {
+            let reason = match reason {
+                wgpu::DeviceLostReason::Destroyed => "the device was destroyed",
+                _ => "the device was lost",
+            };
+            let text = if message.is_empty() {
+                reason.to_string()
+            } else {
+                format!("{reason}: {message}")
+            };
+            on_lost.lost.lock().get_or_insert(text);
+        });
+        let on_error = Arc::clone(&health);
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            let internal = matches!(error, wgpu::Error::Internal { .. });
+            let text = error.to_string();
+            if internal {
+                on_error.lost.lock().get_or_insert(text.clone());
+            }
+            on_error.uncaptured.lock().get_or_insert(text);
+        }));
+        Ok(DeviceContext {
+            device,
+            queue,
+            health,
+            scratch: OnceLock::new(),
+        })
+    }
+
+    /// `Err(AcceleratorViewRemoved)` once the device is lost; `Ok` before.
+    pub(crate) fn check(&self) -> Result<()> {
+        match &*self.health.lost.lock() {
+            Some(reason) => Err(Error::AcceleratorViewRemoved {
+                reason: reason.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The first uncaptured wgpu error, if any was reported.
+    #[allow(dead_code)] // read by diagnostics and tests of later layers
+    pub(crate) fn first_uncaptured_error(&self) -> Option<String> {
+        self.health.uncaptured.lock().clone()
+    }
+
+    /// Blocks until the submission `index` (and every earlier one) finished.
+    pub(crate) fn wait_for(&self, index: &wgpu::SubmissionIndex) -> Result<()> {
+        self.check()?;
+        let poll = self.device.poll(wgpu::PollType::Wait {
+            submission_index: Some(index.clone()),
+            timeout: None,
+        });
+        self.check()?;
+        poll.map(drop)
+            .map_err(|e| Error::Runtime(format!("waiting for the device failed: {e}")))
+    }
+
+    /// A small buffer for commands that need a target but no data (the
+    /// queuing tests' probe command).
+    pub(crate) fn scratch_buffer(&self) -> &wgpu::Buffer {
+        self.scratch.get_or_init(|| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("amp-rs scratch"),
+                size: 256,
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            })
+        })
+    }
+
+    /// Destroys the device, as a driver reset would lose it.
+    pub(crate) fn destroy(&self) {
+        self.device.destroy();
+        // Backends that defer the lost callback run it during a poll.
+        let _ = self.device.poll(wgpu::PollType::Poll);
+    }
+}

@@ -1,0 +1,12 @@
+//! Everything that talks to wgpu or enumerates hardware, kept out of the
+//! public types (as wgpu keeps its HAL calls out of its API types).
+//!
+//! - [`registry`]: enumerates adapters once per process, ranks them, and
+//!   resolves the default accelerator;
+//! - [`device`]: the lazily created wgpu device of one adapter, with its
+//!   loss and uncaptured-error tracking;
+//! - [`memory`]: backend-specific property queries wgpu does not expose.
+
+pub(crate) mod device;
+pub(crate) mod memory;
+pub(crate) mod registry;

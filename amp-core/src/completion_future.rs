@@ -1,0 +1,205 @@
+//! [`CompletionFuture`]: the completion of commands on an accelerator view.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+
+use parking_lot::Mutex;
+
+use crate::Result;
+use crate::backend::device::DeviceContext;
+
+/// A continuation registered with [`CompletionFuture::then`].
+type Continuation = Box<dyn FnOnce(Result<()>) + Send>;
+
+/// Completes when a set of commands on an accelerator view has finished.
+///
+/// It is a [`std::future::Future`] (await it from any executor), it can be
+/// waited for by blocking ([`wait`](Self::wait)), and it runs continuations
+/// ([`then`](Self::then)). Clones share one completion, like C++
+/// `std::shared_future`.
+///
+/// Waiting never spins: a blocking wait blocks in the driver; an awaited or
+/// continued future is completed by a helper thread that blocks in the
+/// driver, started only when it is first needed.
+///
+/// Corresponds to C++ AMP `completion_future`.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::Accelerator;
+/// use std::sync::mpsc;
+///
+/// let view = Accelerator::default()?.default_view();
+/// let marker = view.create_marker()?;
+/// let (tx, rx) = mpsc::channel();
+/// marker.then(move |result| tx.send(result.is_ok()).unwrap());
+/// assert!(rx.recv().unwrap());
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+#[derive(Clone)]
+#[must_use = "a CompletionFuture does nothing unless waited for, awaited or continued"]
+pub struct CompletionFuture {
+    inner: Arc<Shared>,
+}
+
+struct Shared {
+    /// What completes it: nothing (ready at creation) or a GPU submission.
+    source: Option<(Arc<DeviceContext>, wgpu::SubmissionIndex)>,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    result: Option<Result<()>>,
+    wakers: Vec<Waker>,
+    continuations: Vec<Continuation>,
+    waiter_started: bool,
+}
+
+impl CompletionFuture {
+    /// A future that is already complete with `result`.
+    pub(crate) fn ready(result: Result<()>) -> CompletionFuture {
+        CompletionFuture {
+            inner: Arc::new(Shared {
+                source: None,
+                state: Mutex::new(State {
+                    result: Some(result),
+                    ..State::default()
+                }),
+            }),
+        }
+    }
+
+    /// A future that completes when GPU submission `index` has finished.
+    pub(crate) fn gpu(device: Arc<DeviceContext>, index: wgpu::SubmissionIndex) -> CompletionFuture {
+        CompletionFuture {
+            inner: Arc::new(Shared {
+                source: Some((device, index)),
+                state: Mutex::new(State::default()),
+            }),
+        }
+    }
+
+    /// Whether the commands have finished (without blocking or polling the
+    /// device).
+    ///
+    /// Corresponds to C++ AMP `completion_future::wait_for(0)` returning
+    /// `ready`.
+    pub fn is_ready(&self) -> bool {
+        self.inner.state.lock().result.is_some()
+    }
+
+    /// Blocks until the commands have finished.
+    ///
+    /// Corresponds to C++ AMP `completion_future::wait` (and `get`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::AcceleratorViewRemoved`](crate::Error::AcceleratorViewRemoved)
+    /// if the device was lost before they finished.
+    pub fn wait(&self) -> Result<()> {
+        if let Some(result) = &self.inner.state.lock().result {
+            return result.clone();
+        }
+        let result = self.inner.block();
+        self.inner.complete(result.clone());
+        result
+    }
+
+    /// Runs `f` with the result once the commands have finished: at once, in
+    /// this thread, if they already have; otherwise on a helper thread.
+    ///
+    /// Corresponds to C++ AMP `completion_future::then`.
+    pub fn then(&self, f: impl FnOnce(Result<()>) + Send + 'static) {
+        let mut state = self.inner.state.lock();
+        if let Some(result) = &state.result {
+            let result = result.clone();
+            drop(state);
+            f(result);
+            return;
+        }
+        state.continuations.push(Box::new(f));
+        self.inner.start_waiter(&mut state);
+    }
+}
+
+impl Shared {
+    /// Blocks until the source completes and returns its result.
+    fn block(&self) -> Result<()> {
+        match &self.source {
+            Some((device, index)) => device.wait_for(index),
+            None => Ok(()),
+        }
+    }
+
+    /// Records the result (the first one wins), wakes every waiting task and
+    /// runs the continuations.
+    fn complete(&self, result: Result<()>) {
+        let (wakers, continuations, result) = {
+            let mut state = self.state.lock();
+            if state.result.is_none() {
+                state.result = Some(result);
+            }
+            (
+                std::mem::take(&mut state.wakers),
+                std::mem::take(&mut state.continuations),
+                state.result.clone().unwrap_or(Ok(())),
+            )
+        };
+        wakers.into_iter().for_each(Waker::wake);
+        for f in continuations {
+            f(result.clone());
+        }
+    }
+
+    /// Starts the helper thread that waits for the device, once.
+    fn start_waiter(self: &Arc<Self>, state: &mut State) {
+        if state.waiter_started {
+            return;
+        }
+        state.waiter_started = true;
+        let shared = Arc::clone(self);
+        let spawned = std::thread::Builder::new()
+            .name("amp-completion".to_string())
+            .spawn(move || {
+                let result = shared.block();
+                shared.complete(result);
+            });
+        if let Err(e) = spawned {
+            // No thread: complete with the error rather than never.
+            state.result = Some(Err(crate::Error::Runtime(format!(
+                "cannot start a completion thread: {e}"
+            ))));
+            let wakers = std::mem::take(&mut state.wakers);
+            wakers.into_iter().for_each(Waker::wake);
+        }
+    }
+}
+
+impl Future for CompletionFuture {
+    type Output = Result<()>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut state = self.inner.state.lock();
+        if let Some(result) = &state.result {
+            return Poll::Ready(result.clone());
+        }
+        if !state.wakers.iter().any(|w| w.will_wake(cx.waker())) {
+            state.wakers.push(cx.waker().clone());
+        }
+        self.inner.start_waiter(&mut state);
+        Poll::Pending
+    }
+}
+
+impl fmt::Debug for CompletionFuture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CompletionFuture")
+            .field("ready", &self.is_ready())
+            .finish()
+    }
+}

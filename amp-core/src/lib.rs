@@ -1,0 +1,75 @@
+//! C++ AMP's data-parallel programming model for Rust, on every GPU through
+//! [wgpu](https://wgpu.rs) and on the CPU with no driver at all.
+//!
+//! amp-rs recreates Microsoft's C++ Accelerated Massive Parallelism: kernels
+//! run over an [`Extent`] (or a tiled [`TiledExtent`]), each work item sees its
+//! [`Index`] (or [`TiledIndex`]), and data lives in containers that move
+//! between the host and the accelerators lazily. This crate holds the runtime:
+//!
+//! - geometry: [`Extent`], [`Index`], [`TiledExtent`], [`TiledIndex`],
+//!   [`TileBarrier`] (C++ AMP `extent`, `index`, `tiled_extent`,
+//!   `tiled_index`, `tile_barrier`);
+//! - devices: [`Accelerator`] (every wgpu adapter plus the native CPU
+//!   accelerator), [`AcceleratorView`] with its [`QueuingMode`], and
+//!   [`CompletionFuture`] (C++ AMP `accelerator`, `accelerator_view`,
+//!   `queuing_mode`, `completion_future`);
+//! - one error type, [`Error`], mirroring C++ AMP's `runtime_exception` family.
+//!
+//! `docs/ARCHITECTURE.md` in the repository describes how the pieces fit.
+//!
+//! # Examples
+//!
+//! ```
+//! use amp_core::prelude::*;
+//!
+//! // The CPU accelerator always exists, with or without a GPU driver.
+//! let cpu = Accelerator::cpu();
+//! assert!(cpu.is_emulated());
+//! let view = cpu.create_view(QueuingMode::Immediate);
+//! view.create_marker()?.wait()?;
+//!
+//! let tiled = Extent::new([25, 51]).tile::<4, 8>()?;
+//! assert_eq!(tiled.pad()?.extent(), Extent::new([28, 56]));
+//! # Ok::<(), amp_core::Error>(())
+//! ```
+
+mod accelerator;
+mod accelerator_view;
+mod backend;
+mod completion_future;
+mod error;
+mod extent;
+mod index;
+mod queuing_mode;
+mod tiled_extent;
+mod tiled_index;
+
+pub use accelerator::{Accelerator, AcceleratorLimits};
+pub use accelerator_view::{AcceleratorView, ViewStatistics};
+pub use completion_future::CompletionFuture;
+pub use error::{Error, Result};
+pub use extent::Extent;
+pub use index::Index;
+pub use queuing_mode::QueuingMode;
+pub use tiled_extent::TiledExtent;
+pub use tiled_index::{TileBarrier, TileSync, TiledIndex};
+
+/// The names most programs need, for a glob import.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::prelude::*;
+///
+/// let e = Extent::new([3, 4]);
+/// assert!(e.contains(&Index::new([2, 3])));
+/// ```
+pub mod prelude {
+    pub use crate::{
+        Accelerator, AcceleratorView, CompletionFuture, Error, Extent, Index, QueuingMode,
+        TileBarrier, TiledExtent, TiledIndex,
+    };
+}
+
+#[doc(hidden)]
+pub mod __private;

@@ -1,0 +1,478 @@
+//! Work-item coordinates in a tiled launch: [`TiledIndex<N>`](crate::TiledIndex)
+//! and the tile barrier [`TileBarrier`].
+//!
+//! A kernel launched over a [`TiledExtent<N>`](crate::TiledExtent) receives a
+//! [`TiledIndex<N>`](crate::TiledIndex) per work item: its global index, its
+//! index inside its tile, the index of its tile, the global index of the
+//! tile's first work item, the tile shape, and a [`TileBarrier`] that
+//! synchronizes the work items of the tile.
+//!
+//! For every work item, `tile * tile_extent + local == global` (componentwise)
+//! and `0 <= local < tile_extent`.
+
+use core::fmt;
+use std::sync::Arc;
+
+use crate::{Extent, Index, TiledExtent};
+
+/// The synchronization primitive behind a [`TileBarrier`].
+///
+/// Implemented by the runtime's CPU executor; not meant for user code.
+/// `wait` must block until every work item of the tile has called it, then
+/// release them all, and must be reusable for the next phase.
+#[doc(hidden)]
+pub trait TileSync: Send + Sync {
+    /// Blocks until every work item of the tile has arrived at the barrier.
+    fn wait(&self);
+}
+
+/// Synchronizes the work items of one tile.
+///
+/// Every `wait*` method blocks the calling work item until every work item of
+/// its tile has reached the same call, so that writes made before the
+/// barrier (to `tile_static` or global memory) are visible to the whole tile
+/// after it. Every work item of a tile must reach every barrier: a barrier
+/// inside control flow that not all of the tile takes deadlocks (C++ AMP
+/// calls this undefined behavior).
+///
+/// Inside kernels the lowering maps the methods to WGSL barriers:
+/// [`wait`](Self::wait) and
+/// [`wait_with_all_memory_fence`](Self::wait_with_all_memory_fence) to
+/// `storageBarrier(); workgroupBarrier();`,
+/// [`wait_with_global_memory_fence`](Self::wait_with_global_memory_fence) to
+/// `storageBarrier();` and
+/// [`wait_with_tile_static_memory_fence`](Self::wait_with_tile_static_memory_fence)
+/// to `workgroupBarrier();` (every WGSL barrier also synchronizes execution).
+/// On the CPU they all wait on the runtime's tile synchronization, which
+/// orders all memory.
+///
+/// A barrier of a single work item ([`TileBarrier::single`], also the
+/// [`Default`]) returns at once.
+///
+/// Corresponds to C++ AMP `tile_barrier`.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Extent, Index, TiledIndex};
+///
+/// let tiled = Extent::new([4]).tile::<4>()?;
+/// let t_idx = TiledIndex::new(Index::new([1]), &tiled);
+/// // A TiledIndex built outside a launch has a single-participant barrier,
+/// // which returns at once.
+/// t_idx.barrier.wait();
+/// assert_eq!(t_idx.local, Index::new([1]));
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct TileBarrier {
+    sync: Option<Arc<dyn TileSync>>,
+}
+
+impl TileBarrier {
+    /// Returns a barrier for a tile of a single work item: every wait
+    /// returns at once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::TileBarrier;
+    ///
+    /// let barrier = TileBarrier::single();
+    /// barrier.wait(); // returns at once
+    /// assert_eq!(format!("{barrier:?}"), "TileBarrier { shared: false }");
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn single() -> Self {
+        Self { sync: None }
+    }
+
+    /// Returns a barrier that waits on `sync`, shared by the work items of a
+    /// tile. Used by the runtime.
+    #[doc(hidden)]
+    #[inline]
+    #[must_use]
+    pub fn from_sync(sync: Arc<dyn TileSync>) -> Self {
+        Self { sync: Some(sync) }
+    }
+
+    #[inline]
+    fn arrive(&self) {
+        if let Some(sync) = &self.sync {
+            sync.wait();
+        }
+    }
+
+    /// Blocks until every work item of the tile has reached this barrier;
+    /// memory written before it (global and `tile_static`) is visible to the
+    /// tile after it.
+    ///
+    /// In kernels this lowers to `storageBarrier(); workgroupBarrier();`.
+    /// Corresponds to C++ AMP `tile_barrier::wait()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::TileBarrier;
+    ///
+    /// let barrier = TileBarrier::default();
+    /// barrier.wait();
+    /// let copy = barrier.clone();
+    /// copy.wait();
+    /// assert!(format!("{copy:?}").contains("TileBarrier"));
+    /// ```
+    #[inline]
+    pub fn wait(&self) {
+        self.arrive();
+    }
+
+    /// Blocks until every work item of the tile has reached this barrier,
+    /// with a fence on all memory (global and `tile_static`).
+    ///
+    /// The same as [`wait`](Self::wait). In kernels this lowers to
+    /// `storageBarrier(); workgroupBarrier();`. Corresponds to C++ AMP
+    /// `tile_barrier::wait_with_all_memory_fence()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::TileBarrier;
+    ///
+    /// let barrier = TileBarrier::single();
+    /// barrier.wait_with_all_memory_fence();
+    /// assert!(format!("{barrier:?}").contains("shared: false"));
+    /// ```
+    #[inline]
+    pub fn wait_with_all_memory_fence(&self) {
+        self.arrive();
+    }
+
+    /// Blocks until every work item of the tile has reached this barrier,
+    /// with a fence on global memory.
+    ///
+    /// In kernels this lowers to `storageBarrier();`. Corresponds to C++ AMP
+    /// `tile_barrier::wait_with_global_memory_fence()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::TileBarrier;
+    ///
+    /// let barrier = TileBarrier::single();
+    /// barrier.wait_with_global_memory_fence();
+    /// assert!(format!("{barrier:?}").contains("shared: false"));
+    /// ```
+    #[inline]
+    pub fn wait_with_global_memory_fence(&self) {
+        self.arrive();
+    }
+
+    /// Blocks until every work item of the tile has reached this barrier,
+    /// with a fence on `tile_static` memory.
+    ///
+    /// In kernels this lowers to `workgroupBarrier();`. Corresponds to C++
+    /// AMP `tile_barrier::wait_with_tile_static_memory_fence()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::TileBarrier;
+    ///
+    /// let barrier = TileBarrier::single();
+    /// barrier.wait_with_tile_static_memory_fence();
+    /// assert!(format!("{barrier:?}").contains("shared: false"));
+    /// ```
+    #[inline]
+    pub fn wait_with_tile_static_memory_fence(&self) {
+        self.arrive();
+    }
+}
+
+impl Default for TileBarrier {
+    /// The single-participant barrier of [`TileBarrier::single`].
+    #[inline]
+    fn default() -> Self {
+        Self::single()
+    }
+}
+
+impl fmt::Debug for TileBarrier {
+    /// Formats as `TileBarrier { shared: <bool> }`: `true` for a barrier
+    /// shared by a tile of the runtime, `false` for a single-participant one.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TileBarrier")
+            .field("shared", &self.sync.is_some())
+            .finish()
+    }
+}
+
+/// The coordinates of one work item in a tiled launch, and its tile's
+/// barrier.
+///
+/// The fields satisfy, componentwise, `local == global mod tile_extent`
+/// (in `0..tile_extent`), `tile == global / tile_extent` (rounded down),
+/// `tile_origin == tile * tile_extent` and
+/// `tile_origin + local == global`.
+///
+/// Not `Copy`, because it carries the [`TileBarrier`]; the index fields are
+/// `Copy`.
+///
+/// Corresponds to C++ AMP `tiled_index<D0, D1, D2>`.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Extent, Index, TiledIndex};
+///
+/// let tiled = Extent::new([8, 6]).tile::<2, 2>()?;
+/// let t_idx = TiledIndex::new(Index::new([6, 3]), &tiled);
+/// assert_eq!(t_idx.local, Index::new([0, 1]));
+/// assert_eq!(t_idx.tile, Index::new([3, 1]));
+/// assert_eq!(t_idx.tile_origin, Index::new([6, 2]));
+/// assert_eq!(t_idx.tile_extent, Extent::new([2, 2]));
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct TiledIndex<const N: usize> {
+    /// The work item's index in the whole compute domain.
+    ///
+    /// Corresponds to C++ AMP `tiled_index::global`.
+    pub global: Index<N>,
+    /// The work item's index inside its tile, in `0..tile_extent`.
+    ///
+    /// Corresponds to C++ AMP `tiled_index::local`.
+    pub local: Index<N>,
+    /// The index of the work item's tile (`global / tile_extent`).
+    ///
+    /// Corresponds to C++ AMP `tiled_index::tile`.
+    pub tile: Index<N>,
+    /// The global index of the first work item of the tile
+    /// (`tile * tile_extent`).
+    ///
+    /// Corresponds to C++ AMP `tiled_index::tile_origin`.
+    pub tile_origin: Index<N>,
+    /// The shape of a tile.
+    ///
+    /// Corresponds to C++ AMP `tiled_index::tile_extent`.
+    pub tile_extent: Extent<N>,
+    /// The barrier that synchronizes the work items of the tile.
+    ///
+    /// Corresponds to C++ AMP `tiled_index::barrier`.
+    pub barrier: TileBarrier,
+}
+
+impl<const N: usize> TiledIndex<N> {
+    /// Computes the tiled coordinates of the work item at `global` in
+    /// `tiled`, with a single-participant barrier
+    /// ([`TileBarrier::single`]).
+    ///
+    /// `local` and `tile` use floored division, so the relations of the type
+    /// hold for any `global` (the runtime only passes indices of the
+    /// domain).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Extent, Index, TiledIndex};
+    ///
+    /// let tiled = Extent::new([25, 51, 85]).tile::<4, 8, 16>()?;
+    /// let t_idx = TiledIndex::new(Index::new([9, 17, 40]), &tiled);
+    /// assert_eq!(t_idx.global, Index::new([9, 17, 40]));
+    /// assert_eq!(t_idx.local, Index::new([1, 1, 8]));
+    /// assert_eq!(t_idx.tile, Index::new([2, 2, 2]));
+    /// assert_eq!(t_idx.tile_origin, Index::new([8, 16, 32]));
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn new(global: Index<N>, tiled: &TiledExtent<N>) -> Self {
+        Self::with_barrier(global, tiled, TileBarrier::single())
+    }
+
+    /// Like [`TiledIndex::new`], with the tile's shared `barrier`. Used by the
+    /// runtime.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_barrier(global: Index<N>, tiled: &TiledExtent<N>, barrier: TileBarrier) -> Self {
+        let tile_extent = tiled.tile_extent();
+        let (g, t) = (global.to_array(), tile_extent.to_array());
+        // Tile dimensions are positive, so euclidean division is floored
+        // division and cannot overflow.
+        let tile: [i32; N] = core::array::from_fn(|i| g[i].div_euclid(t[i]));
+        Self {
+            global,
+            local: Index::new(core::array::from_fn(|i| g[i].rem_euclid(t[i]))),
+            tile: Index::new(tile),
+            tile_origin: Index::new(core::array::from_fn(|i| tile[i].wrapping_mul(t[i]))),
+            tile_extent,
+            barrier,
+        }
+    }
+}
+
+impl<const N: usize> From<TiledIndex<N>> for Index<N> {
+    /// Returns the global index, like C++ AMP's conversion of a
+    /// `tiled_index` to `index<N>`.
+    #[inline]
+    fn from(t_idx: TiledIndex<N>) -> Self {
+        t_idx.global
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Barrier, Mutex};
+
+    fn check_all_work_items<const N: usize>(tiled: TiledExtent<N>) {
+        let padded = tiled.pad().expect("pads");
+        let t = tiled.tile_extent();
+        let mut seen = 0u64;
+        for global in padded.extent().indices() {
+            let ti = TiledIndex::new(global, &tiled);
+            assert_eq!(ti.global, global);
+            assert_eq!(ti.tile_extent, t);
+            for i in 0..N {
+                assert_eq!(ti.local[i], global[i] % t[i], "{global} in {tiled}");
+                assert_eq!(ti.tile[i], global[i] / t[i], "{global} in {tiled}");
+                assert!(0 <= ti.local[i] && ti.local[i] < t[i]);
+            }
+            assert!(t.contains(&ti.local));
+            assert!(tiled.tile_count().contains(&ti.tile));
+            assert_eq!(
+                ti.tile_origin,
+                Index::new(core::array::from_fn(|i| ti.tile[i] * t[i]))
+            );
+            assert_eq!(
+                Index::new(core::array::from_fn(|i| ti.tile[i] * t[i] + ti.local[i])),
+                global
+            );
+            assert_eq!(ti.tile_origin + ti.local, global);
+            assert_eq!(Index::from(ti), global);
+            seen += 1;
+        }
+        assert_eq!(seen, padded.extent().size());
+    }
+
+    #[test]
+    fn fields_over_every_global_index() {
+        check_all_work_items(Extent::new([25]).tile::<4>().unwrap());
+        check_all_work_items(Extent::new([8, 6]).tile::<2, 2>().unwrap());
+        check_all_work_items(Extent::new([25, 51]).tile::<4, 8>().unwrap());
+        check_all_work_items(Extent::new([7, 9, 11]).tile::<2, 3, 4>().unwrap());
+        check_all_work_items(Extent::new([5, 5, 5]).tile::<1, 1, 1>().unwrap());
+        check_all_work_items(
+            TiledExtent::new(Extent::new([3, 1024]), Extent::new([1, 1024])).unwrap(),
+        );
+    }
+
+    #[test]
+    fn cpp_amp_conformance_case() {
+        let tiled = Extent::new([8, 6]).tile::<2, 2>().unwrap();
+        let ti = TiledIndex::new(Index::new([6, 3]), &tiled);
+        assert_eq!(ti.global, Index::new([6, 3]));
+        assert_eq!(ti.local, Index::new([0, 1]));
+        assert_eq!(ti.tile, Index::new([3, 1]));
+        assert_eq!(ti.tile_origin, Index::new([6, 2]));
+        assert_eq!(ti.tile_extent, Extent::new([2, 2]));
+    }
+
+    #[test]
+    fn floored_for_negative_globals() {
+        let tiled = Extent::new([8]).tile::<4>().unwrap();
+        let ti = TiledIndex::new(Index::new([-1]), &tiled);
+        assert_eq!(
+            (ti.local, ti.tile, ti.tile_origin),
+            (Index::new([3]), Index::new([-1]), Index::new([-4]))
+        );
+        assert_eq!(ti.tile_origin + ti.local, ti.global);
+    }
+
+    struct CountingSync(AtomicUsize);
+
+    impl TileSync for CountingSync {
+        fn wait(&self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn every_wait_variant_reaches_the_sync() {
+        let sync = Arc::new(CountingSync(AtomicUsize::new(0)));
+        let barrier = TileBarrier::from_sync(sync.clone());
+        let tiled = Extent::new([4, 4]).tile::<2, 2>().unwrap();
+        let ti = TiledIndex::with_barrier(Index::new([3, 2]), &tiled, barrier);
+        assert_eq!(ti.local, Index::new([1, 0]));
+        ti.barrier.wait();
+        ti.barrier.wait_with_all_memory_fence();
+        ti.barrier.wait_with_global_memory_fence();
+        ti.barrier.wait_with_tile_static_memory_fence();
+        assert_eq!(sync.0.load(Ordering::SeqCst), 4);
+        let clone = ti.clone();
+        clone.barrier.wait();
+        assert_eq!(sync.0.load(Ordering::SeqCst), 5);
+        assert_eq!(
+            format!("{:?}", clone.barrier),
+            "TileBarrier { shared: true }"
+        );
+    }
+
+    #[test]
+    fn single_barrier_is_a_no_op() {
+        let single = TileBarrier::single();
+        single.wait();
+        single.wait_with_all_memory_fence();
+        single.wait_with_global_memory_fence();
+        single.wait_with_tile_static_memory_fence();
+        assert_eq!(format!("{single:?}"), "TileBarrier { shared: false }");
+        assert_eq!(
+            format!("{:?}", TileBarrier::default()),
+            "TileBarrier { shared: false }"
+        );
+        let tiled = Extent::new([4]).tile::<2>().unwrap();
+        let ti = TiledIndex::new(Index::new([3]), &tiled);
+        assert_eq!(format!("{:?}", ti.barrier), "TileBarrier { shared: false }");
+        assert!(format!("{ti:?}").contains("tile_origin: Index([2])"));
+    }
+
+    struct ThreadSync(Barrier);
+
+    impl TileSync for ThreadSync {
+        fn wait(&self) {
+            self.0.wait();
+        }
+    }
+
+    /// Four threads as one tile: each writes its slot, waits, then reads the
+    /// slot of its neighbour, which must already be written.
+    #[test]
+    fn shared_barrier_blocks_until_the_whole_tile_arrives() {
+        const TILE: i32 = 4;
+        let tiled = Extent::new([TILE]).tile::<TILE>().unwrap();
+        let sync: Arc<dyn TileSync> = Arc::new(ThreadSync(Barrier::new(TILE as usize)));
+        let slots = Arc::new(Mutex::new(vec![0; TILE as usize]));
+        let handles: Vec<_> = (0..TILE)
+            .map(|g| {
+                let ti = TiledIndex::with_barrier(
+                    Index::new([g]),
+                    &tiled,
+                    TileBarrier::from_sync(sync.clone()),
+                );
+                let slots = slots.clone();
+                std::thread::spawn(move || {
+                    let me = ti.local[0] as usize;
+                    std::thread::sleep(std::time::Duration::from_millis(10 * (3 - me as u64)));
+                    slots.lock().unwrap()[me] = 100 + me;
+                    ti.barrier.wait_with_tile_static_memory_fence();
+                    let neighbour = (me + 1) % TILE as usize;
+                    let seen = slots.lock().unwrap()[neighbour];
+                    ti.barrier.wait();
+                    seen
+                })
+            })
+            .collect();
+        let seen: Vec<usize> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        assert_eq!(seen, vec![101, 102, 103, 100]);
+    }
+}

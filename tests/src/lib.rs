@@ -1,0 +1,66 @@
+//! Shared helpers of the amp-rs integration and conformance tests.
+//!
+//! Every kernel and container test runs on every accelerator this helper
+//! returns. When the variable [`REQUIRE_ADAPTER_VAR`] is set (CI sets it),
+//! the helpers panic unless at least one wgpu adapter exists, so that the
+//! WGSL path cannot be skipped silently.
+
+use amp_core::Accelerator;
+
+/// Set to `1` to make the tests fail when no wgpu adapter exists.
+pub const REQUIRE_ADAPTER_VAR: &str = "AMP_TEST_REQUIRE_ADAPTER";
+
+/// Whether the tests must find a wgpu adapter.
+pub fn adapter_required() -> bool {
+    std::env::var(REQUIRE_ADAPTER_VAR).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Every accelerator to test on: each wgpu adapter and the CPU accelerator.
+///
+/// # Panics
+///
+/// If [`adapter_required`] and no wgpu adapter exists.
+pub fn accelerators() -> Vec<Accelerator> {
+    let all = Accelerator::all();
+    if adapter_required() {
+        assert!(
+            all.iter().any(|a| !a.is_cpu()),
+            "{REQUIRE_ADAPTER_VAR} is set but no wgpu adapter was found \
+             (install a Vulkan driver, e.g. mesa-vulkan-drivers for lavapipe); found: {all:?}"
+        );
+    }
+    all
+}
+
+/// The wgpu adapters only (possibly none, unless [`adapter_required`]).
+pub fn gpu_accelerators() -> Vec<Accelerator> {
+    accelerators().into_iter().filter(|a| !a.is_cpu()).collect()
+}
+
+/// A small deterministic pseudo-random generator (xorshift64*), seeded per
+/// test so that failures reproduce, different in every test.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded from `seed` (any value; zero is remapped).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A value in `lo..hi` (`hi > lo`).
+    pub fn range(&mut self, lo: i32, hi: i32) -> i32 {
+        let span = (i64::from(hi) - i64::from(lo)) as u64;
+        (i64::from(lo) + (self.next_u64() % span) as i64) as i32
+    }
+}
