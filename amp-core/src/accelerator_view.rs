@@ -249,11 +249,12 @@ impl AcceleratorView {
             match device {
                 Some(device) => {
                     if matches!(q.batch, Batch::Empty) {
-                        let encoder = device.device.create_command_encoder(
-                            &wgpu::CommandEncoderDescriptor {
-                                label: Some("amp-rs batch"),
-                            },
-                        );
+                        let encoder =
+                            device
+                                .device
+                                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                                    label: Some("amp-rs batch"),
+                                });
                         q.batch = Batch::Gpu {
                             encoder,
                             on_submit: Vec::new(),
@@ -298,7 +299,11 @@ impl AcceleratorView {
 
     /// Submits the batch. GPU commands go to the queue here; host commands
     /// are returned, to be run once the lock is released.
-    fn submit_locked(&self, device: Option<&Arc<DeviceContext>>, q: &mut Queue) -> Vec<HostCommand> {
+    fn submit_locked(
+        &self,
+        device: Option<&Arc<DeviceContext>>,
+        q: &mut Queue,
+    ) -> Vec<HostCommand> {
         let batch = std::mem::take(&mut q.batch);
         let had_commands = q.pending > 0;
         q.pending = 0;

@@ -75,7 +75,10 @@ impl CompletionFuture {
     }
 
     /// A future that completes when GPU submission `index` has finished.
-    pub(crate) fn gpu(device: Arc<DeviceContext>, index: wgpu::SubmissionIndex) -> CompletionFuture {
+    pub(crate) fn gpu(
+        device: Arc<DeviceContext>,
+        index: wgpu::SubmissionIndex,
+    ) -> CompletionFuture {
         CompletionFuture {
             inner: Arc::new(Shared {
                 source: Some((device, index)),

@@ -17,12 +17,22 @@ fn amp_info(default: Option<&str>) -> std::process::Output {
 fn lists_every_accelerator_and_marks_the_default() {
     let out = amp_info(None);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let all = amp_core::Accelerator::all();
-    assert!(stdout.starts_with(&format!("{} accelerator(s):", all.len())), "{stdout}");
+    assert!(
+        stdout.starts_with(&format!("{} accelerator(s):", all.len())),
+        "{stdout}"
+    );
     for acc in &all {
         assert!(
-            stdout.contains(&format!("device_path                       {}\n", acc.device_path())),
+            stdout.contains(&format!(
+                "device_path                       {}\n",
+                acc.device_path()
+            )),
             "{acc} missing from\n{stdout}"
         );
     }
@@ -35,7 +45,10 @@ fn selects_the_cpu_accelerator_by_name() {
     let out = amp_info(Some("cpu"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("CPU accelerator (native Rust) (default)"), "{stdout}");
+    assert!(
+        stdout.contains("CPU accelerator (native Rust) (default)"),
+        "{stdout}"
+    );
     assert!(stdout.contains("default accelerator: CPU accelerator (native Rust) (cpu) - ready"));
 }
 

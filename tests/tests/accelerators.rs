@@ -6,7 +6,10 @@ use amp_tests::{accelerators, adapter_required, gpu_accelerators};
 #[test]
 fn the_cpu_accelerator_always_exists_and_is_last_resort() {
     let all = accelerators();
-    let cpu = all.iter().find(|a| a.is_cpu()).expect("CPU accelerator listed");
+    let cpu = all
+        .iter()
+        .find(|a| a.is_cpu())
+        .expect("CPU accelerator listed");
     assert_eq!(cpu, &Accelerator::cpu());
     assert_eq!(cpu.device_path(), "cpu");
     assert_eq!(cpu.backend(), "cpu");
@@ -17,7 +20,10 @@ fn the_cpu_accelerator_always_exists_and_is_last_resort() {
     // Only software non-Vulkan adapters may rank below the CPU accelerator.
     let cpu_pos = all.iter().position(|a| a.is_cpu()).unwrap();
     for a in &all[cpu_pos + 1..] {
-        assert!(a.is_emulated() && a.backend() != "vulkan", "{a:?} ranks below the CPU");
+        assert!(
+            a.is_emulated() && a.backend() != "vulkan",
+            "{a:?} ranks below the CPU"
+        );
     }
 }
 
@@ -29,7 +35,11 @@ fn enumeration_is_stable_and_paths_are_unique() {
     let mut paths: Vec<&str> = first.iter().map(|a| a.device_path()).collect();
     paths.sort_unstable();
     paths.dedup();
-    assert_eq!(paths.len(), first.len(), "duplicate device paths in {first:?}");
+    assert_eq!(
+        paths.len(),
+        first.len(),
+        "duplicate device paths in {first:?}"
+    );
     for a in &first {
         assert_eq!(&Accelerator::find(a.device_path()).unwrap(), a);
     }
@@ -50,9 +60,15 @@ fn a_wgpu_adapter_is_found_when_required() {
         assert!(limits.max_tile_static_bytes >= 16 * 1024, "{limits:?}");
         assert!(limits.max_buffer_size >= 128 * 1024 * 1024, "{limits:?}");
         assert!(limits.max_tiles_per_dimension >= 65535, "{limits:?}");
-        assert_eq!(gpu.supports_double_precision(), gpu.supports_limited_double_precision());
+        assert_eq!(
+            gpu.supports_double_precision(),
+            gpu.supports_limited_double_precision()
+        );
         if gpu.backend() == "vulkan" {
-            assert!(gpu.dedicated_memory() > 0, "Vulkan reports memory heaps: {gpu:?}");
+            assert!(
+                gpu.dedicated_memory() > 0,
+                "Vulkan reports memory heaps: {gpu:?}"
+            );
         }
         if gpu.description().contains("llvmpipe") {
             assert!(gpu.is_emulated(), "lavapipe is a software adapter");
@@ -62,7 +78,10 @@ fn a_wgpu_adapter_is_found_when_required() {
 
 #[test]
 fn find_matches_paths_then_descriptions_and_reports_unknown_names() {
-    assert_eq!(Accelerator::find("CPU ACCELERATOR").unwrap(), Accelerator::cpu());
+    assert_eq!(
+        Accelerator::find("CPU ACCELERATOR").unwrap(),
+        Accelerator::cpu()
+    );
     match Accelerator::find("no accelerator has this name") {
         Err(Error::UnknownAccelerator { name, available }) => {
             assert_eq!(name, "no accelerator has this name");
@@ -77,7 +96,11 @@ fn find_matches_paths_then_descriptions_and_reports_unknown_names() {
 fn views_are_distinct_handles_with_their_queuing_mode() {
     for acc in accelerators() {
         let default = acc.default_view();
-        assert_eq!(default, acc.default_view(), "one default view per accelerator");
+        assert_eq!(
+            default,
+            acc.default_view(),
+            "one default view per accelerator"
+        );
         assert_eq!(default.queuing_mode(), QueuingMode::Automatic);
         let immediate = acc.create_view(QueuingMode::Immediate);
         let automatic = acc.create_view(QueuingMode::Automatic);

@@ -13,14 +13,23 @@ const CHILD_VAR: &str = "AMP_TEST_DEFAULT_CHILD";
 /// `AMP_DEFAULT_ACCELERATOR` set to `value` and returns whether it passed.
 fn run_child(name: &str, value: &str) -> bool {
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", name, "--ignored", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            name,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("AMP_DEFAULT_ACCELERATOR", value)
         .env(CHILD_VAR, "1")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stdout.contains("1 passed") || stdout.contains("1 failed"), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("1 passed") || stdout.contains("1 failed"),
+        "{stdout}\n{stderr}"
+    );
     out.status.success()
 }
 
@@ -44,7 +53,11 @@ fn set_default_works_until_the_default_is_used() {
         Err(Error::DefaultAcceleratorInUse { current }) => assert_eq!(current, last.device_path()),
         other => panic!("expected DefaultAcceleratorInUse, got {other:?}"),
     }
-    assert_eq!(Accelerator::default().unwrap(), last, "the default did not change");
+    assert_eq!(
+        Accelerator::default().unwrap(),
+        last,
+        "the default did not change"
+    );
 }
 
 #[test]
@@ -53,7 +66,10 @@ fn child_default_is_unknown() {
     let name = std::env::var("AMP_DEFAULT_ACCELERATOR").unwrap();
     match Accelerator::default() {
         Err(Error::UnknownAccelerator { name: n, available }) => {
-            assert!(n.contains(&name) && n.contains("AMP_DEFAULT_ACCELERATOR"), "{n}");
+            assert!(
+                n.contains(&name) && n.contains("AMP_DEFAULT_ACCELERATOR"),
+                "{n}"
+            );
             assert_eq!(available.len(), Accelerator::all().len());
         }
         other => panic!("expected UnknownAccelerator, got {other:?}"),
@@ -69,7 +85,10 @@ fn child_default_matches_variable() {
     let chosen = Accelerator::default().unwrap();
     assert!(
         chosen.device_path() == name
-            || chosen.description().to_lowercase().contains(&name.to_lowercase()),
+            || chosen
+                .description()
+                .to_lowercase()
+                .contains(&name.to_lowercase()),
         "{name} selected {chosen:?}"
     );
     assert_eq!(Accelerator::default().unwrap(), chosen);
@@ -81,7 +100,10 @@ fn child_default_is_best_ranked() {
     let chosen = Accelerator::default().unwrap();
     assert_eq!(chosen, Accelerator::all()[0]);
     if Accelerator::all().iter().any(|a| a.backend() == "vulkan") {
-        assert!(!chosen.is_cpu(), "a Vulkan adapter beats the CPU accelerator");
+        assert!(
+            !chosen.is_cpu(),
+            "a Vulkan adapter beats the CPU accelerator"
+        );
     }
 }
 
@@ -90,7 +112,10 @@ fn an_unknown_name_in_the_variable_is_an_error() {
     if std::env::var_os(CHILD_VAR).is_some() {
         return;
     }
-    assert!(run_child("child_default_is_unknown", "no-such-accelerator-xyz"));
+    assert!(run_child(
+        "child_default_is_unknown",
+        "no-such-accelerator-xyz"
+    ));
 }
 
 #[test]
@@ -99,7 +124,10 @@ fn the_variable_selects_every_accelerator_by_path() {
         return;
     }
     for acc in accelerators() {
-        assert!(run_child("child_default_matches_variable", acc.device_path()), "{acc}");
+        assert!(
+            run_child("child_default_matches_variable", acc.device_path()),
+            "{acc}"
+        );
     }
     assert!(run_child("child_default_matches_variable", "CPU Accel"));
 }

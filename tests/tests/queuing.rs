@@ -47,11 +47,23 @@ fn automatic_mode_batches_until_flush() {
         let ran = Arc::new(AtomicUsize::new(0));
         probes(&view, 10, &ran);
         let stats = view.statistics();
-        assert_eq!((stats.commands, stats.submissions, stats.pending), (10, 0, 10), "{acc}");
-        assert_eq!(ran.load(Ordering::SeqCst), 0, "{acc}: nothing runs before the flush");
+        assert_eq!(
+            (stats.commands, stats.submissions, stats.pending),
+            (10, 0, 10),
+            "{acc}"
+        );
+        assert_eq!(
+            ran.load(Ordering::SeqCst),
+            0,
+            "{acc}: nothing runs before the flush"
+        );
         view.flush().unwrap();
         let stats = view.statistics();
-        assert_eq!((stats.commands, stats.submissions, stats.pending), (10, 1, 0), "{acc}");
+        assert_eq!(
+            (stats.commands, stats.submissions, stats.pending),
+            (10, 1, 0),
+            "{acc}"
+        );
         assert_eq!(ran.load(Ordering::SeqCst), 10, "{acc}");
         // A flush with nothing pending submits nothing.
         view.flush().unwrap();
@@ -72,7 +84,11 @@ fn wait_and_markers_submit_the_batch() {
 
         probes(&view, 4, &ran);
         let marker = view.create_marker().unwrap();
-        assert_eq!(view.statistics().submissions, 2, "{acc}: the marker flushed");
+        assert_eq!(
+            view.statistics().submissions,
+            2,
+            "{acc}: the marker flushed"
+        );
         assert_eq!(ran.load(Ordering::SeqCst), 7, "{acc}");
         marker.wait().unwrap();
         assert!(marker.is_ready());
@@ -88,9 +104,16 @@ fn automatic_mode_submits_past_the_size_threshold() {
         let ran = Arc::new(AtomicUsize::new(0));
         probes(&view, 1000, &ran);
         let stats = view.statistics();
-        assert!(stats.submissions >= 1, "{acc}: a 1000-command batch was never submitted");
+        assert!(
+            stats.submissions >= 1,
+            "{acc}: a 1000-command batch was never submitted"
+        );
         assert!(stats.pending < 1000, "{acc}");
-        assert_eq!(ran.load(Ordering::SeqCst) + stats.pending as usize, 1000, "{acc}");
+        assert_eq!(
+            ran.load(Ordering::SeqCst) + stats.pending as usize,
+            1000,
+            "{acc}"
+        );
         view.wait().unwrap();
         assert_eq!(ran.load(Ordering::SeqCst), 1000, "{acc}");
     }
@@ -171,13 +194,24 @@ fn one_view_is_safe_to_use_from_many_threads() {
             });
             view.wait().unwrap();
             let stats = view.statistics();
-            assert_eq!(stats.commands, (THREADS * PER_THREAD) as u64, "{acc} {mode}");
+            assert_eq!(
+                stats.commands,
+                (THREADS * PER_THREAD) as u64,
+                "{acc} {mode}"
+            );
             assert_eq!(stats.pending, 0, "{acc} {mode}");
-            assert_eq!(ran.load(Ordering::SeqCst), THREADS * PER_THREAD, "{acc} {mode}");
+            assert_eq!(
+                ran.load(Ordering::SeqCst),
+                THREADS * PER_THREAD,
+                "{acc} {mode}"
+            );
             if mode == QueuingMode::Immediate {
                 assert_eq!(stats.submissions, stats.commands, "{acc}");
             } else {
-                assert!(stats.submissions < stats.commands, "{acc}: automatic mode batched nothing");
+                assert!(
+                    stats.submissions < stats.commands,
+                    "{acc}: automatic mode batched nothing"
+                );
             }
         }
     }
@@ -192,7 +226,11 @@ fn views_of_one_accelerator_queue_independently() {
         probes(&a, 3, &ran);
         probes(&b, 2, &ran);
         b.flush().unwrap();
-        assert_eq!(ran.load(Ordering::SeqCst), 2, "{acc}: flushing b left a's batch alone");
+        assert_eq!(
+            ran.load(Ordering::SeqCst),
+            2,
+            "{acc}: flushing b left a's batch alone"
+        );
         assert_eq!(a.statistics().pending, 3, "{acc}");
         a.wait().unwrap();
         assert_eq!(ran.load(Ordering::SeqCst), 5, "{acc}");

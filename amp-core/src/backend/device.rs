@@ -48,7 +48,6 @@ impl GpuAdapter {
             .as_ref()
             .map_err(Clone::clone)
     }
-
 }
 
 /// A wgpu device and queue, with the state needed to turn device loss and

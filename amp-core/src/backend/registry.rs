@@ -106,10 +106,7 @@ fn enumerate() -> Registry {
     let mut seen: Vec<String> = Vec::new();
     for adapter in adapters {
         let caps = adapter.get_downlevel_capabilities();
-        if !caps
-            .flags
-            .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
-        {
+        if !caps.flags.contains(wgpu::DownlevelFlags::COMPUTE_SHADERS) {
             continue; // cannot run kernels: not an accelerator
         }
         let info = adapter.get_info();
@@ -300,32 +297,56 @@ mod tests {
     fn default_is_the_best_ranked_without_the_variable() {
         let list = sorted(vec![
             fake("cpu", "CPU", rank::NATIVE_CPU),
-            fake("vulkan/10005-0000/0", "llvmpipe (LLVM 15.0.6, 256 bits)", rank::SOFTWARE_VULKAN + 3),
+            fake(
+                "vulkan/10005-0000/0",
+                "llvmpipe (LLVM 15.0.6, 256 bits)",
+                rank::SOFTWARE_VULKAN + 3,
+            ),
             fake("vulkan/10de-2335/0", "NVIDIA H200", rank::DISCRETE + 3),
         ]);
-        assert_eq!(choose_default(&list, None).unwrap().device_path(), "vulkan/10de-2335/0");
-        assert_eq!(choose_default(&list, Some("  ")).unwrap().device_path(), "vulkan/10de-2335/0");
+        assert_eq!(
+            choose_default(&list, None).unwrap().device_path(),
+            "vulkan/10de-2335/0"
+        );
+        assert_eq!(
+            choose_default(&list, Some("  ")).unwrap().device_path(),
+            "vulkan/10de-2335/0"
+        );
     }
 
     #[test]
     fn variable_selects_by_path_or_description() {
         let list = sorted(vec![
             fake("cpu", "CPU accelerator", rank::NATIVE_CPU),
-            fake("vulkan/10005-0000/0", "llvmpipe (LLVM 15.0.6, 256 bits)", rank::SOFTWARE_VULKAN + 3),
+            fake(
+                "vulkan/10005-0000/0",
+                "llvmpipe (LLVM 15.0.6, 256 bits)",
+                rank::SOFTWARE_VULKAN + 3,
+            ),
             fake("vulkan/10de-2335/0", "NVIDIA H200", rank::DISCRETE + 3),
             fake("vulkan/10de-2335/1", "NVIDIA H200", rank::DISCRETE + 3),
         ]);
-        assert_eq!(choose_default(&list, Some("cpu")).unwrap().device_path(), "cpu");
         assert_eq!(
-            choose_default(&list, Some("LLVMPIPE")).unwrap().device_path(),
+            choose_default(&list, Some("cpu")).unwrap().device_path(),
+            "cpu"
+        );
+        assert_eq!(
+            choose_default(&list, Some("LLVMPIPE"))
+                .unwrap()
+                .device_path(),
             "vulkan/10005-0000/0"
         );
         assert_eq!(
-            choose_default(&list, Some("vulkan/10de-2335/1")).unwrap().device_path(),
+            choose_default(&list, Some("vulkan/10de-2335/1"))
+                .unwrap()
+                .device_path(),
             "vulkan/10de-2335/1"
         );
         // An ambiguous description picks the first (best-ranked, then enumeration order).
-        assert_eq!(choose_default(&list, Some("h200")).unwrap().device_path(), "vulkan/10de-2335/0");
+        assert_eq!(
+            choose_default(&list, Some("h200")).unwrap().device_path(),
+            "vulkan/10de-2335/0"
+        );
     }
 
     #[test]

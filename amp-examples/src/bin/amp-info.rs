@@ -33,7 +33,10 @@ fn run() -> amp_core::Result<()> {
         println!("  device_path                       {}", acc.device_path());
         println!("  backend                           {}", acc.backend());
         println!("  version                           {}", acc.version());
-        println!("  dedicated_memory                  {}", mib(acc.dedicated_memory()));
+        println!(
+            "  dedicated_memory                  {}",
+            mib(acc.dedicated_memory())
+        );
         println!("  is_emulated                       {}", acc.is_emulated());
         println!("  has_display                       {}", acc.has_display());
         println!(
@@ -44,11 +47,26 @@ fn run() -> amp_core::Result<()> {
             "  supports_limited_double_precision {}",
             acc.supports_limited_double_precision()
         );
-        println!("  max_threads_per_tile              {}", limits.max_threads_per_tile);
-        println!("  max_tile_dims (x, y, z)           {:?}", limits.max_tile_dims);
-        println!("  max_tile_static_bytes             {}", limits.max_tile_static_bytes);
-        println!("  max_buffer_size                   {}", mib(limits.max_buffer_size));
-        println!("  max_binding_size                  {}", mib(limits.max_binding_size));
+        println!(
+            "  max_threads_per_tile              {}",
+            limits.max_threads_per_tile
+        );
+        println!(
+            "  max_tile_dims (x, y, z)           {:?}",
+            limits.max_tile_dims
+        );
+        println!(
+            "  max_tile_static_bytes             {}",
+            limits.max_tile_static_bytes
+        );
+        println!(
+            "  max_buffer_size                   {}",
+            mib(limits.max_buffer_size)
+        );
+        println!(
+            "  max_binding_size                  {}",
+            mib(limits.max_binding_size)
+        );
     }
     // Prove the default accelerator works: record a command and wait for it.
     let view = default.create_view(QueuingMode::Immediate);
