@@ -29,3 +29,114 @@ pub fn destroy_device(view: &AcceleratorView) -> Result<()> {
     }
     Ok(())
 }
+
+/// One container bound to a test kernel: a whole view's source, read-only or
+/// written.
+pub struct TestKernelArg {
+    storage: std::sync::Arc<crate::backend::storage::Storage>,
+    region: crate::range_set::RangeSet,
+    write: bool,
+}
+
+/// Binds `view` for reading.
+pub fn read_arg<T: crate::Element, const N: usize, A: crate::Access>(
+    view: &crate::ArrayView<'_, T, N, A>,
+) -> TestKernelArg {
+    let (storage, layout) = view.parts();
+    TestKernelArg {
+        storage: std::sync::Arc::clone(storage),
+        region: layout.region(),
+        write: false,
+    }
+}
+
+/// Binds `view` for reading and writing.
+pub fn write_arg<T: crate::Element, const N: usize>(
+    view: &crate::ArrayView<'_, T, N, crate::ReadWrite>,
+) -> TestKernelArg {
+    TestKernelArg {
+        write: true,
+        ..read_arg(view)
+    }
+}
+
+/// Launches a hand-written kernel on `view`, binding each argument's whole
+/// source buffer at `@group(0) @binding(i)`: on a GPU, `wgsl`'s entry point
+/// `main` over `workgroups`; on the CPU accelerator, `cpu` with each
+/// argument's words. The arguments are made coherent first (uploading only
+/// what is stale) and written ones are marked dirty on the device, exactly
+/// as kernel launches do. Used by the container tests until kernels can be
+/// written in Rust.
+pub fn launch_test_kernel(
+    view: &AcceleratorView,
+    args: &[TestKernelArg],
+    wgsl: &str,
+    workgroups: [u32; 3],
+    cpu: impl FnOnce(&[&[std::sync::atomic::AtomicU32]]) + Send + 'static,
+) -> Result<()> {
+    use crate::backend::storage::DeviceBinding;
+    let mut bindings = Vec::with_capacity(args.len());
+    for arg in args {
+        bindings.push(arg.storage.use_on(&arg.region, view, arg.write, false)?);
+    }
+    let wgsl = wgsl.to_string();
+    let cpu_bindings = bindings.clone();
+    view.record(
+        move |device, encoder| {
+            let module = device
+                .device
+                .create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("amp-rs test kernel"),
+                    source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+                });
+            let pipeline =
+                device
+                    .device
+                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                        label: Some("amp-rs test kernel"),
+                        layout: None,
+                        module: &module,
+                        entry_point: Some("main"),
+                        compilation_options: Default::default(),
+                        cache: None,
+                    });
+            let entries: Vec<wgpu::BindGroupEntry<'_>> = bindings
+                .iter()
+                .enumerate()
+                .map(|(i, b)| match b {
+                    DeviceBinding::Gpu(buffer) => Ok(wgpu::BindGroupEntry {
+                        binding: i as u32,
+                        resource: buffer.as_entire_binding(),
+                    }),
+                    DeviceBinding::Cpu(_) => Err(crate::Error::Runtime(
+                        "CPU memory bound to a GPU kernel".to_string(),
+                    )),
+                })
+                .collect::<Result<_>>()?;
+            let bind_group = device.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("amp-rs test kernel"),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            });
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
+            Ok(())
+        },
+        move || {
+            let words: Vec<&[std::sync::atomic::AtomicU32]> = cpu_bindings
+                .iter()
+                .map(|b| match b {
+                    DeviceBinding::Cpu(mem) => Ok(mem.words()),
+                    DeviceBinding::Gpu(_) => Err(crate::Error::Runtime(
+                        "GPU memory bound to a CPU kernel".to_string(),
+                    )),
+                })
+                .collect::<Result<_>>()?;
+            cpu(&words);
+            Ok(())
+        },
+        None,
+    )
+}

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use crate::backend::device::DeviceContext;
+use crate::backend::storage::TransferCounters;
 use crate::{Accelerator, CompletionFuture, QueuingMode, Result};
 
 /// An automatic-mode batch is submitted once it holds this many commands.
@@ -58,6 +59,7 @@ struct ViewInner {
     accelerator: Accelerator,
     mode: QueuingMode,
     queue: Mutex<Queue>,
+    transfers: TransferCounters,
 }
 
 /// The recording state of one view.
@@ -107,6 +109,35 @@ pub struct ViewStatistics {
     pub pending: u32,
 }
 
+/// Counters of the data transfers between the host and a view's
+/// accelerator that the view caused, in each direction.
+///
+/// Transfers happen only when a reader needs data that is stale where it
+/// reads, so these counters prove laziness: a read-only input is uploaded
+/// once, a discarded output is never uploaded, a result is downloaded once.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Accelerator, QueuingMode};
+///
+/// let view = Accelerator::cpu().create_view(QueuingMode::Automatic);
+/// let t = view.transfers();
+/// assert_eq!((t.uploads, t.downloads), (0, 0));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub struct TransferStatistics {
+    /// Host-to-accelerator transfers.
+    pub uploads: u64,
+    /// Bytes moved host-to-accelerator.
+    pub bytes_uploaded: u64,
+    /// Accelerator-to-host transfers.
+    pub downloads: u64,
+    /// Bytes moved accelerator-to-host.
+    pub bytes_downloaded: u64,
+}
+
 static NEXT_VIEW_ID: AtomicU64 = AtomicU64::new(1);
 
 impl AcceleratorView {
@@ -117,6 +148,7 @@ impl AcceleratorView {
                 accelerator,
                 mode,
                 queue: Mutex::new(Queue::default()),
+                transfers: TransferCounters::default(),
             }),
         }
     }
@@ -148,6 +180,22 @@ impl AcceleratorView {
             pending: q.pending,
             ..q.stats
         }
+    }
+
+    /// The transfers between the host and this view's accelerator that the
+    /// view caused so far.
+    pub fn transfers(&self) -> TransferStatistics {
+        let t = &self.inner.transfers;
+        TransferStatistics {
+            uploads: t.uploads.load(Ordering::Relaxed),
+            bytes_uploaded: t.bytes_uploaded.load(Ordering::Relaxed),
+            downloads: t.downloads.load(Ordering::Relaxed),
+            bytes_downloaded: t.bytes_downloaded.load(Ordering::Relaxed),
+        }
+    }
+
+    pub(crate) fn transfer_counters(&self) -> &TransferCounters {
+        &self.inner.transfers
     }
 
     /// Submits every recorded command to the device, without waiting for them.

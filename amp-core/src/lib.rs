@@ -35,18 +35,28 @@
 
 mod accelerator;
 mod accelerator_view;
+mod access;
+mod array;
+mod array_view;
 mod backend;
 mod completion_future;
+mod copy;
 mod error;
 mod extent;
 mod index;
+mod layout;
 mod queuing_mode;
+mod range_set;
 mod tiled_extent;
 mod tiled_index;
 
 pub use accelerator::{Accelerator, AcceleratorLimits};
-pub use accelerator_view::{AcceleratorView, ViewStatistics};
+pub use accelerator_view::{AcceleratorView, TransferStatistics, ViewStatistics};
+pub use access::{Access, ReadOnly, ReadWrite};
+pub use array::Array;
+pub use array_view::ArrayView;
 pub use completion_future::CompletionFuture;
+pub use copy::{CopySource, CopyTarget, copy, copy_async};
 pub use error::{Error, Result};
 pub use extent::Extent;
 pub use index::Index;
@@ -66,10 +76,33 @@ pub use tiled_index::{TileBarrier, TileSync, TiledIndex};
 /// ```
 pub mod prelude {
     pub use crate::{
-        Accelerator, AcceleratorView, CompletionFuture, Error, Extent, Index, QueuingMode,
-        TileBarrier, TiledExtent, TiledIndex,
+        Accelerator, AcceleratorView, Array, ArrayView, CompletionFuture, Error, Extent, Index,
+        QueuingMode, ReadOnly, ReadWrite, TileBarrier, TiledExtent, TiledIndex, copy, copy_async,
     };
 }
 
 #[doc(hidden)]
 pub mod __private;
+
+// TEMPORARY (lead engineer): stands in for element.rs until the element-type
+// work lands; delete this block and use `mod element;` instead.
+mod element_stub {
+    /// Stub.
+    pub trait Element: bytemuck::Pod + Send + Sync + 'static {
+        /// Stub.
+        const REQUIRES_F64: bool;
+    }
+    impl Element for i32 {
+        const REQUIRES_F64: bool = false;
+    }
+    impl Element for u32 {
+        const REQUIRES_F64: bool = false;
+    }
+    impl Element for f32 {
+        const REQUIRES_F64: bool = false;
+    }
+    impl Element for f64 {
+        const REQUIRES_F64: bool = true;
+    }
+}
+pub use element_stub::Element;

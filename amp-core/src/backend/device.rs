@@ -139,6 +139,15 @@ impl DeviceContext {
             .map_err(|e| Error::Runtime(format!("waiting for the device failed: {e}")))
     }
 
+    /// Blocks until every submission on the device finished.
+    pub(crate) fn poll_until_idle(&self) -> Result<()> {
+        self.check()?;
+        let poll = self.device.poll(wgpu::PollType::wait_indefinitely());
+        self.check()?;
+        poll.map(drop)
+            .map_err(|e| Error::Runtime(format!("waiting for the device failed: {e}")))
+    }
+
     /// A small buffer for commands that need a target but no data (the
     /// queuing tests' probe command).
     pub(crate) fn scratch_buffer(&self) -> &wgpu::Buffer {

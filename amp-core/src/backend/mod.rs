@@ -5,8 +5,11 @@
 //!   resolves the default accelerator;
 //! - [`device`]: the lazily created wgpu device of one adapter, with its
 //!   loss and uncaptured-error tracking;
+//! - [`storage`]: the coherence record of one data source and the
+//!   transfers between host and accelerators;
 //! - [`memory`]: backend-specific property queries wgpu does not expose.
 
 pub(crate) mod device;
 pub(crate) mod memory;
 pub(crate) mod registry;
+pub(crate) mod storage;

@@ -1,0 +1,300 @@
+//! [`Array`]: rank-`N` data resident on one accelerator view.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::backend::storage::Storage;
+use crate::layout::{Layout, check_extent};
+use crate::{AcceleratorView, ArrayView, Element, Error, Extent, Index, ReadWrite, Result};
+
+/// Rank-`N` data of element type `T` that lives on one accelerator view.
+///
+/// Unlike an [`ArrayView`], an array owns its data and has deep-copy
+/// semantics: [`try_clone`](Self::try_clone) (and `clone`) copies the data on
+/// the device. Its contents are never uninitialised: a new array is zeros.
+/// Host access ([`get`](Self::get), [`to_vec`](Self::to_vec)) downloads what
+/// it reads; [`view`](Self::view) gives a view for kernels and sections.
+///
+/// Corresponds to C++ AMP `array<T, N>`.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Accelerator, Array};
+///
+/// let view = Accelerator::default()?.default_view();
+/// let a = Array::from_slice([2, 3], &[1, 2, 3, 4, 5, 6], &view)?;
+/// let b = a.try_clone()?;                 // deep copy, on the device
+/// a.set([0, 0], 10)?;
+/// assert_eq!(a.to_vec()?, [10, 2, 3, 4, 5, 6]);
+/// assert_eq!(b.to_vec()?, [1, 2, 3, 4, 5, 6]);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+pub struct Array<T: Element, const N: usize> {
+    storage: Arc<Storage>,
+    extent: Extent<N>,
+    view: AcceleratorView,
+    _marker: PhantomData<T>,
+}
+
+/// The byte size of `extent` elements of `T`, checked.
+fn byte_size<T: Element, const N: usize>(
+    extent: &Extent<N>,
+    view: &AcceleratorView,
+) -> Result<u64> {
+    check_extent(extent, "Array")?;
+    extent
+        .checked_size()
+        .and_then(|n| n.checked_mul(size_of::<T>() as u64))
+        .ok_or_else(|| Error::OutOfMemory {
+            accelerator: view.accelerator().description().to_string(),
+            detail: format!("an array of extent {extent} does not fit in 64-bit addressing"),
+        })
+}
+
+fn check_f64<T: Element>(view: &AcceleratorView) -> Result<()> {
+    if T::REQUIRES_F64 && !view.accelerator().supports_double_precision() {
+        return Err(Error::UnsupportedFeature {
+            accelerator: view.accelerator().description().to_string(),
+            feature: "double precision (f64) data: the adapter lacks SHADER_F64".to_string(),
+        });
+    }
+    Ok(())
+}
+
+impl<T: Element, const N: usize> Array<T, N> {
+    fn build(extent: Extent<N>, view: &AcceleratorView, init: Option<&[T]>) -> Result<Self> {
+        let bytes = byte_size::<T, N>(&extent, view)?;
+        check_f64::<T>(view)?;
+        let init = init.map(bytemuck::cast_slice::<T, u8>);
+        Ok(Array {
+            storage: Arc::new(Storage::array(view, bytes, T::REQUIRES_F64, init)?),
+            extent,
+            view: view.clone(),
+            _marker: PhantomData,
+        })
+    }
+
+    /// A zero-filled array of `extent` on `view`.
+    ///
+    /// Corresponds to C++ AMP `array<T, N>(extent, accelerator_view)`.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::InvalidArgument`] for a zero or negative extent component;
+    /// - [`Error::OutOfMemory`] if the accelerator cannot hold it (naming the
+    ///   limit exceeded);
+    /// - [`Error::UnsupportedFeature`] for `f64` data on an accelerator
+    ///   without double precision.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let view = amp_core::Accelerator::cpu().default_view();
+    /// let a = amp_core::Array::<f32, 2>::new([2, 2], &view)?;
+    /// assert_eq!(a.to_vec()?, [0.0; 4]);
+    /// assert!(amp_core::Array::<f32, 1>::new([0], &view).is_err());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    pub fn new(extent: impl Into<Extent<N>>, view: &AcceleratorView) -> Result<Self> {
+        Self::build(extent.into(), view, None)
+    }
+
+    /// An array of `extent` on `view` holding `data` (row-major, exactly
+    /// `extent.size()` elements).
+    ///
+    /// Corresponds to C++ AMP `array<T, N>(extent, begin, end, accelerator_view)`.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new), and [`Error::InvalidArgument`] if `data` has
+    /// another length.
+    pub fn from_slice(
+        extent: impl Into<Extent<N>>,
+        data: &[T],
+        view: &AcceleratorView,
+    ) -> Result<Self> {
+        let extent = extent.into();
+        if data.len() as u64 != extent.size() || !extent.is_positive() {
+            return Err(Error::InvalidArgument(format!(
+                "extent {extent} needs {} elements but the slice has {}",
+                extent.size(),
+                data.len()
+            )));
+        }
+        Self::build(extent, view, Some(data))
+    }
+
+    /// An array of `extent` on `view` holding the items of `iter`, which must
+    /// yield exactly `extent.size()` of them.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_slice`](Self::from_slice).
+    pub fn from_iter_on(
+        extent: impl Into<Extent<N>>,
+        iter: impl IntoIterator<Item = T>,
+        view: &AcceleratorView,
+    ) -> Result<Self> {
+        let data: Vec<T> = iter.into_iter().collect();
+        Self::from_slice(extent, &data, view)
+    }
+
+    /// An array on `view` holding a copy of `source`'s data.
+    ///
+    /// Corresponds to C++ AMP `array<T, N>(array_view, accelerator_view)`.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new).
+    pub fn from_view<A: crate::Access>(
+        source: &ArrayView<'_, T, N, A>,
+        view: &AcceleratorView,
+    ) -> Result<Self> {
+        Self::from_slice(source.extent(), &source.to_vec()?, view)
+    }
+
+    /// A deep copy of the array on the same view, copied on the device.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if the accelerator cannot hold a second copy.
+    pub fn try_clone(&self) -> Result<Self> {
+        let copy = Self::new(self.extent, &self.view)?;
+        crate::copy::copy_array_to_array(self, &copy)?;
+        Ok(copy)
+    }
+
+    /// The array's extent.
+    ///
+    /// Corresponds to C++ AMP `array::extent` (`get_extent`).
+    pub fn extent(&self) -> Extent<N> {
+        self.extent
+    }
+
+    /// The accelerator view the array lives on.
+    ///
+    /// Corresponds to C++ AMP `array::accelerator_view`.
+    pub fn accelerator_view(&self) -> &AcceleratorView {
+        &self.view
+    }
+
+    /// A read-write view of the whole array, for kernels and host access.
+    ///
+    /// Corresponds to C++ AMP `array_view<T, N>(array)`.
+    pub fn view(&self) -> ArrayView<'_, T, N, ReadWrite> {
+        ArrayView::from_storage(
+            Arc::clone(&self.storage),
+            Layout::contiguous(self.extent, 0, size_of::<T>() as u64),
+        )
+    }
+
+    /// A view of the section at `origin` with `extent`.
+    ///
+    /// Corresponds to C++ AMP `array::section`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] for a section that does not fit.
+    pub fn section(
+        &self,
+        origin: impl Into<Index<N>>,
+        extent: impl Into<Extent<N>>,
+    ) -> Result<ArrayView<'_, T, N>> {
+        self.view().section(origin, extent)
+    }
+
+    /// A view of the same elements with another extent.
+    ///
+    /// Corresponds to C++ AMP `array::view_as`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] if `extent` is invalid or larger.
+    pub fn view_as<const M: usize>(
+        &self,
+        extent: impl Into<Extent<M>>,
+    ) -> Result<ArrayView<'_, T, M>> {
+        self.view().view_as(extent)
+    }
+
+    /// A rank-1 view of the same bytes as elements of `U`.
+    ///
+    /// Corresponds to C++ AMP `array::reinterpret_as`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] if the size is not a whole number of `U`s.
+    pub fn reinterpret_as<U: Element>(&self) -> Result<ArrayView<'_, U, 1>> {
+        self.view().reinterpret_as()
+    }
+
+    /// The element at `idx`, read on the host.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] if `idx` is out of bounds.
+    pub fn get(&self, idx: impl Into<Index<N>>) -> Result<T> {
+        self.view().get(idx)
+    }
+
+    /// Writes `value` at `idx` (through the host; uploaded when next used).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] if `idx` is out of bounds.
+    pub fn set(&self, idx: impl Into<Index<N>>, value: T) -> Result<()> {
+        self.view().set(idx, value)
+    }
+
+    /// Every element in row-major order, read on the host.
+    ///
+    /// Corresponds to C++ AMP's conversion of an `array` to `std::vector`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::AcceleratorViewRemoved`] if the device was lost.
+    pub fn to_vec(&self) -> Result<Vec<T>> {
+        self.view().to_vec()
+    }
+
+    /// Copies this array's data into `dest` (same extent).
+    ///
+    /// Corresponds to C++ AMP `array::copy_to`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] if the extents differ.
+    pub fn copy_to(&self, dest: &mut impl crate::CopyTarget<T, N>) -> Result<()> {
+        crate::copy(self, dest)
+    }
+
+    pub(crate) fn storage(&self) -> &Arc<Storage> {
+        &self.storage
+    }
+}
+
+impl<T: Element, const N: usize> Clone for Array<T, N> {
+    /// A deep copy, on the device.
+    ///
+    /// # Panics
+    ///
+    /// If the accelerator cannot hold the copy; use
+    /// [`try_clone`](Array::try_clone) to get an `Err` instead.
+    fn clone(&self) -> Self {
+        match self.try_clone() {
+            Ok(a) => a,
+            Err(e) => panic!("Array::clone failed: {e}"),
+        }
+    }
+}
+
+impl<T: Element, const N: usize> fmt::Debug for Array<T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Array")
+            .field("extent", &self.extent)
+            .field("accelerator", &self.view.accelerator().device_path())
+            .finish_non_exhaustive()
+    }
+}

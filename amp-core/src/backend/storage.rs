@@ -1,0 +1,753 @@
+//! The coherence record of one data source: where its bytes live (the host
+//! and a copy per accelerator), which byte ranges each location holds valid,
+//! and the transfers that make a range valid where a reader needs it.
+//!
+//! Every `ArrayView` and section over one source shares one [`Storage`];
+//! `Array`s are sources too. All state is behind one lock per source.
+//!
+//! Ordering: every device copy remembers the view that last recorded a
+//! command touching it (`last_user`). Any other access (host reads and
+//! writes, uploads, another view's commands) first flushes that view, so
+//! submission order (one wgpu queue per device) or host execution order (the
+//! CPU accelerator) is program order.
+//!
+//! Soundness of host memory: a borrowed host slice is only read or written
+//! while the lock is held, by methods of live views (which keep the borrow
+//! alive); device commands never point into host memory (uploads copy the
+//! bytes when recorded). When the last view drops, pending data is written
+//! back and the pointer forgotten.
+
+use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+use parking_lot::Mutex;
+
+use crate::backend::device::DeviceContext;
+use crate::range_set::RangeSet;
+use crate::{Accelerator, AcceleratorView, Error, Result};
+
+/// Where the data of a source came from, which decides its home location.
+#[derive(Clone)]
+pub(crate) enum Origin {
+    /// A host slice the views borrow; `writable` for `&mut [T]`.
+    Host { writable: bool },
+    /// No data source (`ArrayView::with_extent`): the runtime owns the host
+    /// copy, which starts as zeros.
+    NoSource,
+    /// An `Array` resident on `view`'s accelerator.
+    Array { view: AcceleratorView },
+}
+
+/// A location that can hold a valid copy.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Loc {
+    Host,
+    /// Index into `State::copies`.
+    Device(usize),
+}
+
+/// The memory of the CPU accelerator: 32-bit words accessed atomically
+/// (relaxed), so that kernels running on many host threads never race in
+/// the Rust sense, whatever the kernel does.
+pub(crate) struct CpuMem {
+    words: Box<[AtomicU32]>,
+}
+
+impl CpuMem {
+    fn zeroed(bytes: u64) -> Result<CpuMem> {
+        let words =
+            usize::try_from(bytes.div_ceil(4)).map_err(|_| too_big(bytes, "address space"))?;
+        let mut v: Vec<AtomicU32> = Vec::new();
+        v.try_reserve_exact(words).map_err(|_| Error::OutOfMemory {
+            accelerator: "CPU accelerator".to_string(),
+            detail: format!("cannot allocate {bytes} bytes of host memory"),
+        })?;
+        v.resize_with(words, || AtomicU32::new(0));
+        Ok(CpuMem {
+            words: v.into_boxed_slice(),
+        })
+    }
+
+    /// The words, for kernels running on the CPU accelerator.
+    #[allow(dead_code)] // used by the CPU kernel path
+    pub(crate) fn words(&self) -> &[AtomicU32] {
+        &self.words
+    }
+
+    fn read(&self, range: Range<u64>, out: &mut [u8]) {
+        let first = (range.start / 4) as usize;
+        for (i, chunk) in out.chunks_exact_mut(4).enumerate() {
+            chunk.copy_from_slice(&self.words[first + i].load(Ordering::Relaxed).to_ne_bytes());
+        }
+    }
+
+    fn write(&self, range: Range<u64>, data: &[u8]) {
+        let first = (range.start / 4) as usize;
+        for (i, chunk) in data.chunks_exact(4).enumerate() {
+            let word = u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            self.words[first + i].store(word, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The memory of one device copy.
+pub(crate) enum DeviceMem {
+    Gpu {
+        device: Arc<DeviceContext>,
+        buffer: wgpu::Buffer,
+    },
+    Cpu(Arc<CpuMem>),
+}
+
+struct DeviceCopy {
+    accelerator: Accelerator,
+    mem: DeviceMem,
+    valid: RangeSet,
+    /// The view that last recorded a command using this copy.
+    last_user: Option<AcceleratorView>,
+}
+
+/// The host location's memory.
+enum HostMem {
+    /// The user's slice (valid while a view lives).
+    Borrowed { ptr: *mut u8, writable: bool },
+    /// Runtime-owned memory (views with no data source, host shadows of
+    /// arrays), allocated on first use; `None` reads as zeros.
+    Owned(Option<Vec<u32>>),
+    /// The borrow ended (the last view dropped).
+    Detached,
+}
+
+struct State {
+    host: HostMem,
+    host_valid: RangeSet,
+    copies: Vec<DeviceCopy>,
+}
+
+/// One data source and its coherence record.
+pub(crate) struct Storage {
+    bytes: u64,
+    origin: Origin,
+    requires_f64: bool,
+    state: Mutex<State>,
+    /// Live `ArrayView` handles over this source.
+    views: AtomicUsize,
+}
+
+// SAFETY: the only non-thread-safe field is the borrowed host pointer in
+// `HostMem::Borrowed`. It comes from a `&[T]`/`&mut [T]` whose element type is
+// `Send + Sync` (`Element` requires it), it is only dereferenced while
+// `state`'s lock is held, and only by methods of live views, which carry the
+// borrow's lifetime. So sharing or sending a `Storage` is as safe as sharing
+// or sending that slice reference.
+unsafe impl Send for Storage {}
+// SAFETY: see the `Send` impl: every access goes through the mutex.
+unsafe impl Sync for Storage {}
+
+fn too_big(bytes: u64, what: &str) -> Error {
+    Error::OutOfMemory {
+        accelerator: "host".to_string(),
+        detail: format!("{bytes} bytes exceed the {what}"),
+    }
+}
+
+/// Counters of the transfers a view caused.
+#[derive(Default)]
+pub(crate) struct TransferCounters {
+    pub(crate) uploads: AtomicU64,
+    pub(crate) bytes_uploaded: AtomicU64,
+    pub(crate) downloads: AtomicU64,
+    pub(crate) bytes_downloaded: AtomicU64,
+}
+
+impl TransferCounters {
+    fn upload(&self, bytes: u64) {
+        self.uploads.fetch_add(1, Ordering::Relaxed);
+        self.bytes_uploaded.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    fn download(&self, bytes: u64) {
+        self.downloads.fetch_add(1, Ordering::Relaxed);
+        self.bytes_downloaded.fetch_add(bytes, Ordering::Relaxed);
+    }
+}
+
+impl Storage {
+    /// A source over a borrowed host slice of `bytes` bytes at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid for reads (and writes if `writable`) of `bytes`
+    /// bytes for as long as any view over the returned storage lives, and not
+    /// be accessed otherwise meanwhile (the views hold the slice's borrow).
+    pub(crate) unsafe fn borrowed(
+        ptr: *mut u8,
+        bytes: u64,
+        writable: bool,
+        requires_f64: bool,
+    ) -> Storage {
+        Storage {
+            bytes,
+            origin: Origin::Host { writable },
+            requires_f64,
+            state: Mutex::new(State {
+                host: HostMem::Borrowed { ptr, writable },
+                host_valid: RangeSet::from_range(0..bytes),
+                copies: Vec::new(),
+            }),
+            views: AtomicUsize::new(0),
+        }
+    }
+
+    /// A source with no data: zeros, on the host.
+    pub(crate) fn no_source(bytes: u64, requires_f64: bool) -> Storage {
+        Storage {
+            bytes,
+            origin: Origin::NoSource,
+            requires_f64,
+            state: Mutex::new(State {
+                host: HostMem::Owned(None),
+                host_valid: RangeSet::from_range(0..bytes),
+                copies: Vec::new(),
+            }),
+            views: AtomicUsize::new(0),
+        }
+    }
+
+    /// An array's storage on `view`'s accelerator, zero-filled, or holding
+    /// `init` (exactly `bytes` long).
+    pub(crate) fn array(
+        view: &AcceleratorView,
+        bytes: u64,
+        requires_f64: bool,
+        init: Option<&[u8]>,
+    ) -> Result<Storage> {
+        let storage = Storage {
+            bytes,
+            origin: Origin::Array { view: view.clone() },
+            requires_f64,
+            state: Mutex::new(State {
+                host: HostMem::Owned(None),
+                host_valid: RangeSet::new(),
+                copies: Vec::new(),
+            }),
+            views: AtomicUsize::new(0),
+        };
+        {
+            let mut st = storage.state.lock();
+            let d = storage.copy_index(&mut st, view.accelerator())?;
+            // Fresh device memory is zero-filled (wgpu guarantees it).
+            st.copies[d].valid = RangeSet::from_range(0..bytes);
+            if let Some(data) = init {
+                debug_assert_eq!(data.len() as u64, bytes);
+                Self::flush_user(&mut st.copies[d], None)?;
+                write_device(&st.copies[d].mem, 0..bytes, data)?;
+                if bytes > 0 {
+                    view.transfer_counters().upload(bytes);
+                }
+            }
+        }
+        Ok(storage)
+    }
+
+    /// The borrowed host data of a read-only host source.
+    pub(crate) fn host_ptr(&self) -> Option<*const u8> {
+        match self.state.lock().host {
+            HostMem::Borrowed {
+                ptr,
+                writable: false,
+            } => Some(ptr as *const u8),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    pub(crate) fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// Registers a new view handle.
+    pub(crate) fn add_view(&self) {
+        self.views.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Unregisters a view handle; the last one of a writable host source
+    /// writes pending data back and ends the borrow.
+    pub(crate) fn drop_view(&self) {
+        if self.views.fetch_sub(1, Ordering::AcqRel) != 1 {
+            return;
+        }
+        let mut st = self.state.lock();
+        if let HostMem::Borrowed { writable, .. } = st.host {
+            if writable {
+                // Errors cannot be reported from a destructor; a lost device
+                // has nothing left to write back.
+                let _ = self.make_valid_locked(
+                    &mut st,
+                    &RangeSet::from_range(0..self.bytes),
+                    Loc::Host,
+                    None,
+                );
+            }
+            st.host = HostMem::Detached;
+        }
+    }
+
+    /// The home location: where `synchronize` makes data valid.
+    fn home(&self, st: &mut State) -> Result<Loc> {
+        match &self.origin {
+            Origin::Host { .. } | Origin::NoSource => Ok(Loc::Host),
+            Origin::Array { view } => Ok(Loc::Device(self.copy_index(st, view.accelerator())?)),
+        }
+    }
+
+    /// Makes `region` valid on the host.
+    pub(crate) fn make_host_valid(&self, region: &RangeSet) -> Result<()> {
+        let mut st = self.state.lock();
+        self.make_valid_locked(&mut st, region, Loc::Host, None)
+    }
+
+    /// Makes `region` valid at the home location (`synchronize`).
+    pub(crate) fn synchronize(&self, region: &RangeSet) -> Result<()> {
+        let mut st = self.state.lock();
+        let home = self.home(&mut st)?;
+        self.make_valid_locked(&mut st, region, home, None)
+    }
+
+    /// Makes `region` valid on `view`'s accelerator (`synchronize_to`).
+    pub(crate) fn synchronize_to(&self, region: &RangeSet, view: &AcceleratorView) -> Result<()> {
+        let mut st = self.state.lock();
+        let d = self.copy_index(&mut st, view.accelerator())?;
+        self.make_valid_locked(&mut st, region, Loc::Device(d), Some(view))
+    }
+
+    /// Host data changed behind the views' back: the host is the only valid
+    /// location for `region`.
+    pub(crate) fn refresh(&self, region: &RangeSet) {
+        let mut st = self.state.lock();
+        if matches!(st.host, HostMem::Borrowed { .. }) {
+            st.host_valid.union_with(region);
+            for c in &mut st.copies {
+                c.valid.subtract(region);
+            }
+        }
+    }
+
+    /// The contents of `region` are no longer needed anywhere. A source with
+    /// no data source keeps them: its only copy is never thrown away.
+    pub(crate) fn discard(&self, region: &RangeSet) {
+        if matches!(self.origin, Origin::NoSource) {
+            return;
+        }
+        let mut st = self.state.lock();
+        st.host_valid.subtract(region);
+        for c in &mut st.copies {
+            c.valid.subtract(region);
+        }
+    }
+
+    /// Reads `range` (made valid on the host first) into `out`.
+    pub(crate) fn read_host(&self, region: &RangeSet, out: &mut Vec<u8>) -> Result<()> {
+        let mut st = self.state.lock();
+        self.make_valid_locked(&mut st, region, Loc::Host, None)?;
+        out.clear();
+        for r in region.ranges() {
+            let start = out.len();
+            out.resize(start + (r.end - r.start) as usize, 0);
+            read_host_mem(&st.host, r.clone(), &mut out[start..]);
+        }
+        Ok(())
+    }
+
+    /// Writes `data` over `range` on the host, which becomes the only valid
+    /// location for it.
+    pub(crate) fn write_host(&self, range: Range<u64>, data: &[u8]) -> Result<()> {
+        let mut st = self.state.lock();
+        ensure_host_mem(&mut st.host, self.bytes)?;
+        write_host_mem(&mut st.host, range.clone(), data)?;
+        st.host_valid.insert(range.clone());
+        for c in &mut st.copies {
+            c.valid.remove(range.clone());
+        }
+        Ok(())
+    }
+
+    /// Prepares `region` for a command recorded on `view` (a kernel, a copy)
+    /// and returns the device memory to bind. With `write`, the command's
+    /// accelerator becomes the only valid location of `region`; with
+    /// `discard` nothing is uploaded for it first (the command overwrites it).
+    pub(crate) fn use_on(
+        &self,
+        region: &RangeSet,
+        view: &AcceleratorView,
+        write: bool,
+        discard: bool,
+    ) -> Result<DeviceBinding> {
+        let accelerator = view.accelerator();
+        if self.requires_f64 && !accelerator.supports_double_precision() {
+            return Err(Error::UnsupportedFeature {
+                accelerator: accelerator.description().to_string(),
+                feature: "double precision (f64) data: the adapter lacks SHADER_F64".to_string(),
+            });
+        }
+        let mut st = self.state.lock();
+        let d = self.copy_index(&mut st, accelerator)?;
+        if !discard {
+            self.make_valid_locked(&mut st, region, Loc::Device(d), Some(view))?;
+        }
+        let copy = &mut st.copies[d];
+        if copy.last_user.as_ref() != Some(view) {
+            Self::flush_user(copy, Some(view))?;
+            copy.last_user = Some(view.clone());
+        }
+        let binding = match &copy.mem {
+            DeviceMem::Gpu { buffer, .. } => DeviceBinding::Gpu(buffer.clone()),
+            DeviceMem::Cpu(mem) => DeviceBinding::Cpu(Arc::clone(mem)),
+        };
+        if write || discard {
+            st.copies[d].valid.union_with(region);
+            st.host_valid.subtract(region);
+            for (i, c) in st.copies.iter_mut().enumerate() {
+                if i != d {
+                    c.valid.subtract(region);
+                }
+            }
+        }
+        Ok(binding)
+    }
+
+    /// The index of `accelerator`'s copy, allocated on first use.
+    fn copy_index(&self, st: &mut State, accelerator: &Accelerator) -> Result<usize> {
+        if let Some(i) = st.copies.iter().position(|c| &c.accelerator == accelerator) {
+            return Ok(i);
+        }
+        let mem = allocate(accelerator, self.bytes)?;
+        st.copies.push(DeviceCopy {
+            accelerator: accelerator.clone(),
+            mem,
+            valid: RangeSet::new(),
+            last_user: None,
+        });
+        Ok(st.copies.len() - 1)
+    }
+
+    /// Flushes the last user of `copy` unless it is `except`, so that its
+    /// commands are ordered before whatever comes next.
+    fn flush_user(copy: &mut DeviceCopy, except: Option<&AcceleratorView>) -> Result<()> {
+        match &copy.last_user {
+            Some(user) if Some(user) != except => user.flush(),
+            _ => Ok(()),
+        }
+    }
+
+    /// Makes `region` valid at `target`, moving only what is stale there.
+    /// `view` is the view that needs it (for attribution); host transfers are
+    /// counted on the view that last used the device copy involved.
+    fn make_valid_locked(
+        &self,
+        st: &mut State,
+        region: &RangeSet,
+        target: Loc,
+        view: Option<&AcceleratorView>,
+    ) -> Result<()> {
+        let mut missing = match target {
+            Loc::Host => region.difference(&st.host_valid),
+            Loc::Device(d) => region.difference(&st.copies[d].valid),
+        };
+        if missing.is_empty() {
+            return Ok(());
+        }
+        if let Loc::Host = target {
+            ensure_host_mem(&mut st.host, self.bytes)?;
+        }
+        // Device -> host, from each copy that holds part of what is missing.
+        // When the target is a device, stage through the host (which then
+        // holds the data too); the host is the hub between accelerators.
+        for i in 0..st.copies.len() {
+            if Loc::Device(i) == target {
+                continue;
+            }
+            let from_host = missing.intersection(&st.host_valid);
+            let needed = missing.difference(&from_host);
+            let part = needed.intersection(&st.copies[i].valid);
+            if part.is_empty() {
+                continue;
+            }
+            ensure_host_mem(&mut st.host, self.bytes)?;
+            if matches!(
+                st.host,
+                HostMem::Borrowed {
+                    writable: false,
+                    ..
+                }
+            ) {
+                // A read-only host source is valid everywhere on the host.
+                continue;
+            }
+            self.download(st, i, &part, view)?;
+            st.host_valid.union_with(&part);
+            if target == Loc::Host {
+                missing.subtract(&part);
+            }
+        }
+        if let Loc::Device(d) = target {
+            let from_host = missing.intersection(&st.host_valid);
+            if !from_host.is_empty() {
+                self.upload(st, d, &from_host, view)?;
+            }
+            // What no location holds (discarded, never written) is undefined:
+            // mark it valid without a transfer. Memory is zero-initialised,
+            // never uninitialised.
+            st.copies[d].valid.union_with(&missing);
+        } else {
+            st.host_valid.union_with(&missing);
+        }
+        Ok(())
+    }
+
+    fn download(
+        &self,
+        st: &mut State,
+        from: usize,
+        part: &RangeSet,
+        view: Option<&AcceleratorView>,
+    ) -> Result<()> {
+        let copy = &mut st.copies[from];
+        Self::flush_user(copy, None)?;
+        let counted_on = view
+            .cloned()
+            .or_else(|| copy.last_user.clone())
+            .unwrap_or_else(|| copy.accelerator.default_view());
+        let bytes = part.len();
+        match &copy.mem {
+            DeviceMem::Cpu(mem) => {
+                let mut buf = Vec::new();
+                for r in part.ranges() {
+                    buf.resize((r.end - r.start) as usize, 0);
+                    mem.read(r.clone(), &mut buf);
+                    write_host_mem(&mut st.host, r.clone(), &buf)?;
+                }
+            }
+            DeviceMem::Gpu { device, buffer } => {
+                let hull = part.hull().expect("non-empty part");
+                let data = read_gpu(device, buffer, hull.clone())?;
+                for r in part.ranges() {
+                    let lo = (r.start - hull.start) as usize;
+                    let hi = (r.end - hull.start) as usize;
+                    write_host_mem(&mut st.host, r.clone(), &data[lo..hi])?;
+                }
+            }
+        }
+        counted_on.transfer_counters().download(bytes);
+        Ok(())
+    }
+
+    fn upload(
+        &self,
+        st: &mut State,
+        to: usize,
+        part: &RangeSet,
+        view: Option<&AcceleratorView>,
+    ) -> Result<()> {
+        Self::flush_user(&mut st.copies[to], None)?;
+        let copy = &st.copies[to];
+        let counted_on = view
+            .cloned()
+            .or_else(|| copy.last_user.clone())
+            .unwrap_or_else(|| copy.accelerator.default_view());
+        let mut buf = Vec::new();
+        for r in part.ranges() {
+            buf.resize((r.end - r.start) as usize, 0);
+            read_host_mem(&st.host, r.clone(), &mut buf);
+            write_device(&copy.mem, r.clone(), &buf)?;
+        }
+        counted_on.transfer_counters().upload(part.len());
+        Ok(())
+    }
+}
+
+/// What a command binds for one captured container.
+#[derive(Clone)]
+pub(crate) enum DeviceBinding {
+    Gpu(wgpu::Buffer),
+    #[allow(dead_code)] // used by the CPU kernel path
+    Cpu(Arc<CpuMem>),
+}
+
+/// Allocates `bytes` of zeroed memory on `accelerator`.
+fn allocate(accelerator: &Accelerator, bytes: u64) -> Result<DeviceMem> {
+    let limits = accelerator.limits();
+    if bytes > limits.max_buffer_size {
+        return Err(Error::OutOfMemory {
+            accelerator: accelerator.description().to_string(),
+            detail: format!(
+                "{bytes} bytes exceed the accelerator's max_buffer_size limit of {} bytes",
+                limits.max_buffer_size
+            ),
+        });
+    }
+    match accelerator.device()? {
+        None => Ok(DeviceMem::Cpu(Arc::new(CpuMem::zeroed(bytes)?))),
+        Some(device) => {
+            device.check()?;
+            let size = bytes.max(4).next_multiple_of(4);
+            let scope = device
+                .device
+                .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+            let buffer = device.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("amp-rs data"),
+                size,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            if let Some(e) = futures::executor::block_on(scope.pop()) {
+                return Err(Error::OutOfMemory {
+                    accelerator: accelerator.description().to_string(),
+                    detail: format!("cannot allocate {bytes} bytes: {e}"),
+                });
+            }
+            Ok(DeviceMem::Gpu {
+                device: Arc::clone(device),
+                buffer,
+            })
+        }
+    }
+}
+
+fn ensure_host_mem(host: &mut HostMem, bytes: u64) -> Result<()> {
+    match host {
+        HostMem::Owned(mem @ None) => {
+            let words =
+                usize::try_from(bytes.div_ceil(4)).map_err(|_| too_big(bytes, "address space"))?;
+            let mut v: Vec<u32> = Vec::new();
+            v.try_reserve_exact(words)
+                .map_err(|_| too_big(bytes, "available host memory"))?;
+            v.resize(words, 0);
+            *mem = Some(v);
+            Ok(())
+        }
+        HostMem::Detached => Err(Error::InvalidArgument(
+            "the host data of this source is no longer borrowed".to_string(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn read_host_mem(host: &HostMem, range: Range<u64>, out: &mut [u8]) {
+    let len = (range.end - range.start) as usize;
+    debug_assert_eq!(out.len(), len);
+    match host {
+        HostMem::Borrowed { ptr, .. } => {
+            // SAFETY: `Storage::borrowed`'s contract keeps `ptr` valid for the
+            // whole source while views live (this runs under the lock, from a
+            // view method), and `range` lies within the source.
+            unsafe {
+                std::ptr::copy_nonoverlapping(ptr.add(range.start as usize), out.as_mut_ptr(), len)
+            }
+        }
+        HostMem::Owned(Some(words)) => {
+            let bytes: &[u8] = bytemuck::cast_slice(words);
+            out.copy_from_slice(&bytes[range.start as usize..range.end as usize]);
+        }
+        HostMem::Owned(None) | HostMem::Detached => out.fill(0),
+    }
+}
+
+fn write_host_mem(host: &mut HostMem, range: Range<u64>, data: &[u8]) -> Result<()> {
+    let len = (range.end - range.start) as usize;
+    debug_assert_eq!(data.len(), len);
+    match host {
+        HostMem::Borrowed {
+            ptr,
+            writable: true,
+        } => {
+            // SAFETY: as in `read_host_mem`; the borrow is a `&mut [T]`, so
+            // writing is allowed, and no other reference to it exists while
+            // the views hold it.
+            unsafe {
+                std::ptr::copy_nonoverlapping(data.as_ptr(), ptr.add(range.start as usize), len)
+            };
+            Ok(())
+        }
+        HostMem::Owned(Some(words)) => {
+            let bytes: &mut [u8] = bytemuck::cast_slice_mut(words);
+            bytes[range.start as usize..range.end as usize].copy_from_slice(data);
+            Ok(())
+        }
+        HostMem::Borrowed {
+            writable: false, ..
+        } => Err(Error::InvalidArgument(
+            "cannot write through a read-only view".to_string(),
+        )),
+        HostMem::Owned(None) | HostMem::Detached => {
+            Err(Error::Runtime("host memory is not allocated".to_string()))
+        }
+    }
+}
+
+fn write_device(mem: &DeviceMem, range: Range<u64>, data: &[u8]) -> Result<()> {
+    match mem {
+        DeviceMem::Cpu(cpu) => {
+            cpu.write(range, data);
+            Ok(())
+        }
+        DeviceMem::Gpu { device, buffer } => {
+            device.check()?;
+            if !data.is_empty() {
+                device.queue.write_buffer(buffer, range.start, data);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Copies `range` of a GPU buffer to the host, blocking.
+fn read_gpu(device: &DeviceContext, buffer: &wgpu::Buffer, range: Range<u64>) -> Result<Vec<u8>> {
+    device.check()?;
+    let len = range.end - range.start;
+    let staging = device.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("amp-rs download"),
+        size: len,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("amp-rs download"),
+        });
+    encoder.copy_buffer_to_buffer(buffer, range.start, &staging, 0, len);
+    let index = device.queue.submit([encoder.finish()]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    staging.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = tx.send(r);
+    });
+    device.wait_for(&index)?;
+    let mapped = match rx.try_recv() {
+        Ok(r) => r,
+        // The callback runs during a poll; poll until it has.
+        Err(_) => {
+            device.poll_until_idle()?;
+            rx.recv()
+                .map_err(|_| Error::Runtime("buffer mapping was cancelled".to_string()))?
+        }
+    };
+    mapped.map_err(|e| {
+        device
+            .check()
+            .err()
+            .unwrap_or_else(|| Error::Runtime(format!("cannot read device memory: {e}")))
+    })?;
+    let data = staging
+        .get_mapped_range(..)
+        .map_err(|e| Error::Runtime(format!("cannot read device memory: {e}")))?
+        .to_vec();
+    staging.unmap();
+    Ok(data)
+}
