@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::backend::storage::Storage;
-use crate::layout::{Layout, check_extent};
+use crate::layout::{Layout, check_container_extent};
 use crate::{AcceleratorView, ArrayView, Element, Error, Extent, Index, ReadWrite, Result};
 
 /// Rank-`N` data of element type `T` that lives on one accelerator view.
@@ -43,7 +43,7 @@ fn byte_size<T: Element, const N: usize>(
     extent: &Extent<N>,
     view: &AcceleratorView,
 ) -> Result<u64> {
-    check_extent(extent, "Array")?;
+    check_container_extent(extent, "Array")?;
     extent
         .checked_size()
         .and_then(|n| n.checked_mul(size_of::<T>() as u64))
@@ -82,7 +82,8 @@ impl<T: Element, const N: usize> Array<T, N> {
     ///
     /// # Errors
     ///
-    /// - [`Error::InvalidArgument`] for a zero or negative extent component;
+    /// - [`Error::InvalidArgument`] for a negative extent component (empty
+    ///   arrays are allowed);
     /// - [`Error::OutOfMemory`] if the accelerator cannot hold it (naming the
     ///   limit exceeded);
     /// - [`Error::UnsupportedFeature`] for `f64` data on an accelerator
@@ -94,7 +95,8 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// let view = amp_core::Accelerator::cpu().default_view();
     /// let a = amp_core::Array::<f32, 2>::new([2, 2], &view)?;
     /// assert_eq!(a.to_vec()?, [0.0; 4]);
-    /// assert!(amp_core::Array::<f32, 1>::new([0], &view).is_err());
+    /// assert!(amp_core::Array::<f32, 1>::new([-1], &view).is_err());
+    /// assert!(amp_core::Array::<f32, 1>::new([0], &view)?.to_vec()?.is_empty());
     /// # Ok::<(), amp_core::Error>(())
     /// ```
     pub fn new(extent: impl Into<Extent<N>>, view: &AcceleratorView) -> Result<Self> {
@@ -116,7 +118,7 @@ impl<T: Element, const N: usize> Array<T, N> {
         view: &AcceleratorView,
     ) -> Result<Self> {
         let extent = extent.into();
-        if data.len() as u64 != extent.size() || !extent.is_positive() {
+        if data.len() as u64 != extent.size() || (0..N).any(|d| extent[d] < 0) {
             return Err(Error::InvalidArgument(format!(
                 "extent {extent} needs {} elements but the slice has {}",
                 extent.size(),

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::backend::storage::{Origin, Storage};
-use crate::layout::{Layout, Project, check_extent};
+use crate::layout::{Layout, Project, check_container_extent};
 use crate::{
     AcceleratorView, Access, CompletionFuture, Element, Error, Extent, Index, ReadOnly, ReadWrite,
     Result,
@@ -70,7 +70,7 @@ fn elem_size<T: Element>() -> u64 {
 
 /// Checks a host slice against an extent; returns the byte length used.
 fn check_slice<T: Element, const N: usize>(extent: &Extent<N>, len: usize) -> Result<u64> {
-    check_extent(extent, "ArrayView")?;
+    check_container_extent(extent, "ArrayView")?;
     let needed = extent.size();
     if (len as u64) < needed {
         return Err(Error::InvalidArgument(format!(
@@ -88,8 +88,8 @@ impl<'a, T: Element, const N: usize> ArrayView<'a, T, N, ReadOnly> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidArgument`] if `extent` has a zero or negative
-    /// component or `data` is shorter than it.
+    /// [`Error::InvalidArgument`] if `extent` has a negative component or
+    /// `data` is shorter than it. Empty extents are allowed.
     ///
     /// # Examples
     ///
@@ -123,8 +123,8 @@ impl<'a, T: Element, const N: usize> ArrayView<'a, T, N, ReadWrite> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidArgument`] if `extent` has a zero or negative
-    /// component or `data` is shorter than it.
+    /// [`Error::InvalidArgument`] if `extent` has a negative component or
+    /// `data` is shorter than it. Empty extents are allowed.
     pub fn new_mut(extent: impl Into<Extent<N>>, data: &'a mut [T]) -> Result<Self> {
         let extent = extent.into();
         let bytes = check_slice::<T, N>(&extent, data.len())?;
@@ -148,7 +148,7 @@ impl<T: Element, const N: usize> ArrayView<'static, T, N, ReadWrite> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidArgument`] if `extent` has a zero or negative component.
+    /// [`Error::InvalidArgument`] if `extent` has a negative component.
     ///
     /// # Examples
     ///
@@ -160,7 +160,7 @@ impl<T: Element, const N: usize> ArrayView<'static, T, N, ReadWrite> {
     /// ```
     pub fn with_extent(extent: impl Into<Extent<N>>) -> Result<Self> {
         let extent = extent.into();
-        check_extent(&extent, "ArrayView::with_extent")?;
+        check_container_extent(&extent, "ArrayView::with_extent")?;
         let bytes = extent
             .checked_size()
             .and_then(|n| n.checked_mul(elem_size::<T>()))

@@ -338,7 +338,7 @@ pub enum ElementKind {
 /// # Examples
 ///
 /// ```
-/// use amp_core::{Element, ElementType, FieldType};
+/// use amp_core::{Element, FieldType};
 ///
 /// let f = FieldType::new("mass", f32::element_type(), 32);
 /// assert_eq!((f.name.as_str(), f.ty.name.as_str(), f.offset), ("mass", "f32", 32));
@@ -408,6 +408,12 @@ pub struct ElementType {
     /// The size in bytes in WGSL's storage layout (WGSL `SizeOf`).
     pub size: u32,
     /// The alignment in bytes in WGSL's storage layout (WGSL `AlignOf`).
+    ///
+    /// For a struct this includes the `@align` attribute of
+    /// [`wgsl_declarations`](Self::wgsl_declarations), as in the WGSL
+    /// specification; naga's layouter reports the members' largest
+    /// alignment instead, which lays out the same bytes for every
+    /// `#[derive(Element)]` struct, since these have no padding.
     pub align: u32,
 }
 
@@ -537,7 +543,7 @@ impl ElementType {
         let mut align = 1;
         for field in &fields {
             assert!(
-                field.offset % field.ty.align == 0,
+                field.offset.is_multiple_of(field.ty.align),
                 "member `{}` of struct `{name}` is at offset {}, not a multiple of its alignment {}",
                 field.name,
                 field.offset,
@@ -591,9 +597,7 @@ impl ElementType {
     #[must_use]
     pub fn requires_f64(&self) -> bool {
         match &self.kind {
-            ElementKind::Scalar(s) | ElementKind::Vector { scalar: s, .. } => {
-                *s == ScalarType::F64
-            }
+            ElementKind::Scalar(s) | ElementKind::Vector { scalar: s, .. } => *s == ScalarType::F64,
             ElementKind::Array { element, .. } => element.requires_f64(),
             ElementKind::Struct { fields } => fields.iter().any(|f| f.ty.requires_f64()),
         }
@@ -666,6 +670,20 @@ const fn round_up(n: u32, align: u32) -> u32 {
     n.div_ceil(align) * align
 }
 
+/// The alignment of `ty` without `@align` attributes: the largest scalar
+/// or vector alignment in it, which is what naga's layouter reports.
+fn natural_align(ty: &ElementType) -> u32 {
+    match &ty.kind {
+        ElementKind::Scalar(_) | ElementKind::Vector { .. } => ty.align,
+        ElementKind::Array { element, .. } => natural_align(element),
+        ElementKind::Struct { fields } => fields
+            .iter()
+            .map(|f| natural_align(&f.ty))
+            .max()
+            .unwrap_or(1),
+    }
+}
+
 /// Pushes the structs in `ty` onto `out`, nested ones first, each once.
 fn collect_structs<'a>(ty: &'a ElementType, out: &mut Vec<&'a ElementType>) {
     match &ty.kind {
@@ -696,28 +714,34 @@ fn declare_struct(ty: &ElementType) -> String {
         unreachable!("declare_struct is only called on structs")
     };
     let name = &ty.name;
-    let natural_align = fields.iter().map(|f| f.ty.align).max().unwrap_or(1);
+    let members_align = fields.iter().map(|f| f.ty.align).max().unwrap_or(1);
     assert!(
-        ty.align >= natural_align && ty.align.is_power_of_two(),
-        "struct `{name}` has alignment {}, but WGSL aligns it to at least {natural_align}",
+        ty.align >= members_align && ty.align.is_power_of_two(),
+        "struct `{name}` has alignment {}, but WGSL aligns it to at least {members_align}",
         ty.align
     );
     assert!(
-        ty.size % ty.align == 0,
+        ty.size.is_multiple_of(ty.align),
         "struct `{name}` has size {}, not a multiple of its alignment {}",
         ty.size,
         ty.align
     );
-    // `sizes[i]`: the `@size` attribute member `i` needs, if any.
+    // `sizes[i]`: the `@size` attribute member `i` needs, if any. A member
+    // is placed by its natural alignment here: naga lays out a nested
+    // struct by its members' alignments, ignoring an `@align` on its first
+    // member (the WGSL specification does not), so an offset beyond that is
+    // made explicit with `@size` on the previous member, which both agree on.
     let mut sizes: Vec<Option<u32>> = vec![None; fields.len()];
     let mut end = 0;
     for (i, field) in fields.iter().enumerate() {
-        let earliest = round_up(end, field.ty.align);
+        let earliest = round_up(end, natural_align(&field.ty));
         assert!(
-            field.offset >= earliest,
-            "member `{}` of struct `{name}` is at offset {}, before WGSL's earliest offset {earliest}",
+            field.offset >= earliest && field.offset.is_multiple_of(field.ty.align),
+            "member `{}` of struct `{name}` is at offset {}, before WGSL's earliest offset \
+             {earliest} or not a multiple of its alignment {}",
             field.name,
-            field.offset
+            field.offset,
+            field.ty.align
         );
         if field.offset > earliest {
             // Widen the previous member so that this one starts at its offset.
@@ -739,7 +763,7 @@ fn declare_struct(ty: &ElementType) -> String {
     let mut out = format!("struct {name} {{\n");
     for (i, field) in fields.iter().enumerate() {
         out.push_str("    ");
-        if i == 0 && ty.align > natural_align {
+        if i == 0 && ty.align > members_align {
             out.push_str(&format!("@align({}) ", ty.align));
         }
         if let Some(size) = sizes[i] {
@@ -821,7 +845,7 @@ impl<const N: usize> StructLayout<N> {
     #[must_use]
     pub const fn new(members: [(usize, usize); N], host_align: usize) -> Self {
         let mut offsets = [0; N];
-        let mut end = 0;
+        let mut end: usize = 0;
         let mut natural_align = 1;
         let mut i = 0;
         while i < N {
@@ -947,9 +971,11 @@ mod tests {
             ElementKind::Struct { fields } => fields.iter().map(|f| f.offset).collect(),
             _ => Vec::new(),
         };
+        // naga's layouter ignores a struct's `@align` (see `declare_struct`).
+        assert!(ty.align >= natural_align(ty) && ty.align.is_multiple_of(natural_align(ty)));
         NagaLayout {
             size: ty.size,
-            align: ty.align,
+            align: natural_align(ty),
             stride: ty.stride(),
             offsets,
         }
@@ -1066,8 +1092,8 @@ mod tests {
         check_element::<Aligned>();
         check_element::<HoldsAligned>();
         check_element::<[Particle; 3]>();
-        assert!(Scene::REQUIRES_F64);
-        assert!(!Light::REQUIRES_F64);
+        const { assert!(Scene::REQUIRES_F64) };
+        const { assert!(!Light::REQUIRES_F64) };
         assert!(
             Aligned::element_type()
                 .wgsl_declarations()

@@ -38,6 +38,18 @@ pub(crate) fn check_extent<const N: usize>(extent: &Extent<N>, what: &str) -> Re
     }
 }
 
+/// Checks that no component of a container's `extent` is negative (empty
+/// containers are allowed; empty sections are not).
+pub(crate) fn check_container_extent<const N: usize>(extent: &Extent<N>, what: &str) -> Result<()> {
+    if (0..N).all(|d| extent[d] >= 0) {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument(format!(
+            "{what}: extent {extent} has a negative component"
+        )))
+    }
+}
+
 impl<const N: usize> Layout<N> {
     /// A dense layout of `extent` at `offset`.
     pub(crate) fn contiguous(extent: Extent<N>, offset: u64, elem: u64) -> Layout<N> {

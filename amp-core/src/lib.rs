@@ -41,12 +41,15 @@ mod array_view;
 mod backend;
 mod completion_future;
 mod copy;
+mod element;
 mod error;
 mod extent;
 mod index;
+mod kernel;
 mod layout;
 mod queuing_mode;
 mod range_set;
+mod short_vector;
 mod tiled_extent;
 mod tiled_index;
 
@@ -57,12 +60,40 @@ pub use array::Array;
 pub use array_view::ArrayView;
 pub use completion_future::CompletionFuture;
 pub use copy::{CopySource, CopyTarget, copy, copy_async};
+pub use element::{Element, ElementKind, ElementType, FieldType, ScalarType};
 pub use error::{Error, Result};
 pub use extent::Extent;
 pub use index::Index;
 pub use queuing_mode::QueuingMode;
+pub use short_vector::{
+    Double2, Double3, Double4, Float2, Float3, Float4, Int2, Int3, Int4, UInt2, UInt3, UInt4,
+};
 pub use tiled_extent::TiledExtent;
 pub use tiled_index::{TileBarrier, TileSync, TiledIndex};
+
+/// Derives [`Element`] for a `#[repr(C)]` struct of element types.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Element, Float3};
+///
+/// #[repr(C)]
+/// #[derive(Clone, Copy, Element)]
+/// struct Light {
+///     direction: Float3,
+///     color: Float3,
+/// }
+///
+/// assert_eq!(Light::WGSL_SIZE, 32);
+/// ```
+pub use amp_macros::Element;
+pub use amp_macros::parallel_for_each;
+
+// Lets `#[derive(Element)]`, whose code names `::amp_core`, work in this
+// crate's own tests.
+#[cfg(test)]
+extern crate self as amp_core;
 
 /// The names most programs need, for a glob import.
 ///
@@ -76,33 +107,18 @@ pub use tiled_index::{TileBarrier, TileSync, TiledIndex};
 /// ```
 pub mod prelude {
     pub use crate::{
-        Accelerator, AcceleratorView, Array, ArrayView, CompletionFuture, Error, Extent, Index,
-        QueuingMode, ReadOnly, ReadWrite, TileBarrier, TiledExtent, TiledIndex, copy, copy_async,
+        Accelerator, AcceleratorView, Array, ArrayView, CompletionFuture, Double2, Double3, Double4,
+        Element, Error, Extent, Float2, Float3, Float4, Index, Int2, Int3, Int4, QueuingMode,
+        ReadOnly, ReadWrite, TileBarrier, TiledExtent, TiledIndex, UInt2, UInt3, UInt4, copy,
+        parallel_for_each,
+        copy_async,
     };
 }
 
 #[doc(hidden)]
 pub mod __private;
 
-// TEMPORARY (lead engineer): stands in for element.rs until the element-type
-// work lands; delete this block and use `mod element;` instead.
-mod element_stub {
-    /// Stub.
-    pub trait Element: bytemuck::Pod + Send + Sync + 'static {
-        /// Stub.
-        const REQUIRES_F64: bool;
-    }
-    impl Element for i32 {
-        const REQUIRES_F64: bool = false;
-    }
-    impl Element for u32 {
-        const REQUIRES_F64: bool = false;
-    }
-    impl Element for f32 {
-        const REQUIRES_F64: bool = false;
-    }
-    impl Element for f64 {
-        const REQUIRES_F64: bool = true;
-    }
-}
-pub use element_stub::Element;
+/// The README's example, compiled and run as a doc test.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;

@@ -57,6 +57,8 @@ pub(crate) struct DeviceContext {
     pub(crate) queue: wgpu::Queue,
     health: Arc<Health>,
     scratch: OnceLock<wgpu::Buffer>,
+    /// Kernels compiled for this device.
+    pub(crate) kernels: crate::kernel::KernelCache,
 }
 
 #[derive(Default)]
@@ -108,6 +110,7 @@ impl DeviceContext {
             queue,
             health,
             scratch: OnceLock::new(),
+            kernels: Default::default(),
         })
     }
 

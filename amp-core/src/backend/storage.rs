@@ -5,11 +5,11 @@
 //! Every `ArrayView` and section over one source shares one [`Storage`];
 //! `Array`s are sources too. All state is behind one lock per source.
 //!
-//! Ordering: every device copy remembers the view that last recorded a
-//! command touching it (`last_user`). Any other access (host reads and
-//! writes, uploads, another view's commands) first flushes that view, so
-//! submission order (one wgpu queue per device) or host execution order (the
-//! CPU accelerator) is program order.
+//! Ordering: every device copy remembers the views that recorded commands
+//! touching it (`users`; the latest is `last_user`). Any other access (host
+//! reads and writes, uploads, another view's commands) first flushes those
+//! views, so submission order (one wgpu queue per device) or host execution
+//! order (the CPU accelerator) is program order.
 //!
 //! Soundness of host memory: a borrowed host slice is only read or written
 //! while the lock is held, by methods of live views (which keep the borrow
@@ -30,8 +30,8 @@ use crate::{Accelerator, AcceleratorView, Error, Result};
 /// Where the data of a source came from, which decides its home location.
 #[derive(Clone)]
 pub(crate) enum Origin {
-    /// A host slice the views borrow; `writable` for `&mut [T]`.
-    Host { writable: bool },
+    /// A host slice the views borrow.
+    Host,
     /// No data source (`ArrayView::with_extent`): the runtime owns the host
     /// copy, which starts as zeros.
     NoSource,
@@ -106,6 +106,14 @@ struct DeviceCopy {
     valid: RangeSet,
     /// The view that last recorded a command using this copy.
     last_user: Option<AcceleratorView>,
+    /// Every view that bound this copy for a command (`use_on`). Flushing
+    /// only `last_user` is not enough: a launch records its command after
+    /// `use_on` returns, outside this source's lock, so when two threads
+    /// launch on two views at once, the first view's command can land in
+    /// its batch after the second view became `last_user` (and flushed the
+    /// first one while it was still empty). Accesses therefore flush every
+    /// user; flushing a view with nothing pending does nothing.
+    users: Vec<AcceleratorView>,
 }
 
 /// The host location's memory.
@@ -189,7 +197,7 @@ impl Storage {
     ) -> Storage {
         Storage {
             bytes,
-            origin: Origin::Host { writable },
+            origin: Origin::Host,
             requires_f64,
             state: Mutex::new(State {
                 host: HostMem::Borrowed { ptr, writable },
@@ -239,6 +247,11 @@ impl Storage {
             let d = storage.copy_index(&mut st, view.accelerator())?;
             // Fresh device memory is zero-filled (wgpu guarantees it).
             st.copies[d].valid = RangeSet::from_range(0..bytes);
+            // The array's own view is the copy's first user, so transfers
+            // that no command caused (`synchronize`, host reads) are counted
+            // on it rather than on the accelerator's default view.
+            st.copies[d].last_user = Some(view.clone());
+            st.copies[d].users.push(view.clone());
             if let Some(data) = init {
                 debug_assert_eq!(data.len() as u64, bytes);
                 Self::flush_user(&mut st.copies[d], None)?;
@@ -300,7 +313,7 @@ impl Storage {
     /// The home location: where `synchronize` makes data valid.
     fn home(&self, st: &mut State) -> Result<Loc> {
         match &self.origin {
-            Origin::Host { .. } | Origin::NoSource => Ok(Loc::Host),
+            Origin::Host | Origin::NoSource => Ok(Loc::Host),
             Origin::Array { view } => Ok(Loc::Device(self.copy_index(st, view.accelerator())?)),
         }
     }
@@ -400,10 +413,11 @@ impl Storage {
             self.make_valid_locked(&mut st, region, Loc::Device(d), Some(view))?;
         }
         let copy = &mut st.copies[d];
-        if copy.last_user.as_ref() != Some(view) {
-            Self::flush_user(copy, Some(view))?;
-            copy.last_user = Some(view.clone());
+        Self::flush_user(copy, Some(view))?;
+        if !copy.users.contains(view) {
+            copy.users.push(view.clone());
         }
+        copy.last_user = Some(view.clone());
         let binding = match &copy.mem {
             DeviceMem::Gpu { buffer, .. } => DeviceBinding::Gpu(buffer.clone()),
             DeviceMem::Cpu(mem) => DeviceBinding::Cpu(Arc::clone(mem)),
@@ -431,6 +445,7 @@ impl Storage {
             mem,
             valid: RangeSet::new(),
             last_user: None,
+            users: Vec::new(),
         });
         Ok(st.copies.len() - 1)
     }

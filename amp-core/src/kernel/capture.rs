@@ -1,0 +1,301 @@
+//! How captured variables reach a kernel: containers become buffer bindings
+//! (made coherent first), scalars become launch parameters.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::backend::storage::{DeviceBinding, Storage};
+use crate::kernel::ir::{CaptureKind, Scalar};
+use crate::kernel::native::CpuView;
+use crate::layout::Layout;
+use crate::{Access, AcceleratorView, Array, ArrayView, Element, Error, ReadWrite, Result};
+
+/// A container's binding for one launch.
+pub struct BoundContainer {
+    /// Byte offset, extent and element strides, for the WGSL parameters.
+    pub(crate) offset: u64,
+    pub(crate) elem: u64,
+    pub(crate) extent: Vec<i32>,
+    pub(crate) strides: Vec<u64>,
+    pub(crate) binding: Option<DeviceBinding>,
+}
+
+/// A scalar parameter's bits (little-endian words).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScalarValue {
+    /// An `i32`.
+    I32(i32),
+    /// A `u32`.
+    U32(u32),
+    /// An `f32`.
+    F32(f32),
+    /// An `f64`.
+    F64(f64),
+    /// A `bool`.
+    Bool(bool),
+}
+
+/// Something a kernel may capture. Implemented for [`ArrayView`], [`Array`]
+/// and the scalar types; anything else is a compile error at the capture.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be captured by a kernel",
+    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64` or `bool` values (by copy)"
+)]
+pub trait Capture {
+    /// What the native (CPU) form of the body sees.
+    type Cpu: Send + Sync + 'static;
+    /// The IR description of the capture.
+    fn kind(&self) -> CaptureKind;
+    /// The accelerator view an `Array` lives on (launches default to it).
+    fn home_view(&self) -> Option<AcceleratorView> {
+        None
+    }
+    /// Prepares the capture for a launch on `view`.
+    fn bind(&self, view: &AcceleratorView) -> Result<Bound<Self::Cpu>>;
+}
+
+/// A capture prepared for one launch.
+pub enum Bound<C> {
+    /// A container: its GPU binding data and its CPU form.
+    Container(BoundContainer, Option<C>),
+    /// A scalar: its value, for both forms.
+    Scalar(ScalarValue, C),
+}
+
+fn scalar_of<T: Element>() -> Result<Scalar> {
+    let ty = T::element_type();
+    match ty.name.as_str() {
+        "i32" => Ok(Scalar::I32),
+        "u32" => Ok(Scalar::U32),
+        "f32" => Ok(Scalar::F32),
+        "f64" => Ok(Scalar::F64),
+        other => Err(Error::UnsupportedFeature {
+            accelerator: "kernel compiler".to_string(),
+            feature: format!("containers of `{other}` in kernels (scalar elements only so far)"),
+        }),
+    }
+}
+
+fn bind_view<T: Element, const N: usize>(
+    storage: &Arc<Storage>,
+    layout: &Layout<N>,
+    writable: bool,
+    view: &AcceleratorView,
+) -> Result<(BoundContainer, Option<CpuView<T, N, ReadWrite>>)> {
+    scalar_of::<T>()?;
+    let region = layout.region();
+    let binding = storage.use_on(&region, view, writable, false)?;
+    let cpu = match &binding {
+        DeviceBinding::Cpu(mem) => Some(CpuView {
+            mem: Arc::clone(mem),
+            layout: *layout,
+            _marker: PhantomData,
+        }),
+        DeviceBinding::Gpu(_) => None,
+    };
+    Ok((
+        BoundContainer {
+            offset: layout.offset,
+            elem: layout.elem,
+            extent: layout.extent.to_array().to_vec(),
+            strides: layout.strides.to_vec(),
+            binding: Some(binding),
+        },
+        cpu,
+    ))
+}
+
+fn retag<T: Element, const N: usize, A: Access>(v: CpuView<T, N, ReadWrite>) -> CpuView<T, N, A> {
+    CpuView {
+        mem: v.mem,
+        layout: v.layout,
+        _marker: PhantomData,
+    }
+}
+
+impl<T: Element, const N: usize, A: Access> Capture for ArrayView<'_, T, N, A> {
+    type Cpu = CpuView<T, N, A>;
+
+    fn kind(&self) -> CaptureKind {
+        CaptureKind::Container {
+            elem: scalar_of::<T>().unwrap_or(Scalar::U32),
+            rank: N as u32,
+            writable: A::WRITABLE,
+        }
+    }
+
+    fn bind(&self, view: &AcceleratorView) -> Result<Bound<Self::Cpu>> {
+        let (storage, layout) = self.parts();
+        let (bound, cpu) = bind_view::<T, N>(storage, layout, A::WRITABLE, view)?;
+        Ok(Bound::Container(bound, cpu.map(retag)))
+    }
+}
+
+impl<T: Element, const N: usize> Capture for Array<T, N> {
+    type Cpu = CpuView<T, N, ReadWrite>;
+
+    fn kind(&self) -> CaptureKind {
+        CaptureKind::Container {
+            elem: scalar_of::<T>().unwrap_or(Scalar::U32),
+            rank: N as u32,
+            writable: true,
+        }
+    }
+
+    fn home_view(&self) -> Option<AcceleratorView> {
+        Some(self.accelerator_view().clone())
+    }
+
+    fn bind(&self, view: &AcceleratorView) -> Result<Bound<Self::Cpu>> {
+        let layout = Layout::contiguous(self.extent(), 0, size_of::<T>() as u64);
+        let (bound, cpu) = bind_view::<T, N>(self.storage(), &layout, true, view)?;
+        Ok(Bound::Container(bound, cpu))
+    }
+}
+
+impl<T: Capture + ?Sized> Capture for &T {
+    type Cpu = T::Cpu;
+    fn kind(&self) -> CaptureKind {
+        (**self).kind()
+    }
+    fn home_view(&self) -> Option<AcceleratorView> {
+        (**self).home_view()
+    }
+    fn bind(&self, view: &AcceleratorView) -> Result<Bound<T::Cpu>> {
+        (**self).bind(view)
+    }
+}
+
+macro_rules! scalar_capture {
+    ($($t:ty => $s:ident),*) => {$(
+        impl Capture for $t {
+            type Cpu = $t;
+            fn kind(&self) -> CaptureKind {
+                CaptureKind::Scalar(Scalar::$s)
+            }
+            fn bind(&self, _view: &AcceleratorView) -> Result<Bound<$t>> {
+                Ok(Bound::Scalar(ScalarValue::$s(*self), *self))
+            }
+        }
+    )*};
+}
+
+scalar_capture!(i32 => I32, u32 => U32, f32 => F32, f64 => F64, bool => Bool);
+
+/// What the native body gets for a capture: a reference to a container's CPU
+/// form, or a scalar by value.
+pub trait BindNative {
+    /// The type the body sees.
+    type Out<'a>
+    where
+        Self: 'a;
+    /// The value the body sees.
+    fn native(&self) -> Self::Out<'_>;
+}
+
+impl<T: Element, const N: usize, A: Access> BindNative for CpuView<T, N, A> {
+    type Out<'a> = &'a CpuView<T, N, A>;
+    fn native(&self) -> &CpuView<T, N, A> {
+        self
+    }
+}
+
+macro_rules! scalar_native {
+    ($($t:ty),*) => {$(
+        impl BindNative for $t {
+            type Out<'a> = $t;
+            fn native(&self) -> $t {
+                *self
+            }
+        }
+    )*};
+}
+
+scalar_native!(i32, u32, f32, f64, bool);
+
+/// A tuple of captures (`(&a, &b, ..)`), as `parallel_for_each!` passes them.
+pub trait CaptureList {
+    /// The tuple of CPU forms.
+    type Cpu: Send + Sync + 'static;
+    /// The IR descriptions, in order.
+    fn kinds(&self) -> Vec<CaptureKind>;
+    /// The view the first captured `Array` lives on, if any.
+    fn home_view(&self) -> Option<AcceleratorView>;
+    /// Binds every capture for a launch on `view`.
+    fn bind_all(&self, view: &AcceleratorView) -> Result<(Vec<BoundOrScalar>, Option<Self::Cpu>)>;
+}
+
+/// A bound capture without its CPU form.
+pub enum BoundOrScalar {
+    /// A container.
+    Container(BoundContainer),
+    /// A scalar.
+    Scalar(ScalarValue),
+}
+
+macro_rules! capture_tuple {
+    ($($name:ident $idx:tt),*) => {
+        impl<$($name: Capture + ?Sized),*> CaptureList for ($(&$name,)*) {
+            type Cpu = ($($name::Cpu,)*);
+
+            fn kinds(&self) -> Vec<CaptureKind> {
+                vec![$(self.$idx.kind()),*]
+            }
+
+            fn home_view(&self) -> Option<AcceleratorView> {
+                None$(.or_else(|| self.$idx.home_view()))*
+            }
+
+            #[allow(non_snake_case)]
+            fn bind_all(&self, view: &AcceleratorView) -> Result<(Vec<BoundOrScalar>, Option<Self::Cpu>)> {
+                let mut all = Vec::new();
+                let mut cpu_ok = true;
+                $(
+                    let $name = match self.$idx.bind(view)? {
+                        Bound::Container(b, cpu) => {
+                            all.push(BoundOrScalar::Container(b));
+                            cpu_ok &= cpu.is_some();
+                            cpu
+                        }
+                        Bound::Scalar(v, cpu) => {
+                            all.push(BoundOrScalar::Scalar(v));
+                            Some(cpu)
+                        }
+                    };
+                )*
+                let cpu = if cpu_ok {
+                    Some(($($name.expect("bound on the CPU"),)*))
+                } else {
+                    None
+                };
+                Ok((all, cpu))
+            }
+        }
+    };
+}
+
+impl CaptureList for () {
+    type Cpu = ();
+    fn kinds(&self) -> Vec<CaptureKind> {
+        Vec::new()
+    }
+    fn home_view(&self) -> Option<AcceleratorView> {
+        None
+    }
+    fn bind_all(&self, _view: &AcceleratorView) -> Result<(Vec<BoundOrScalar>, Option<()>)> {
+        Ok((Vec::new(), Some(())))
+    }
+}
+
+capture_tuple!(A0 0);
+capture_tuple!(A0 0, A1 1);
+capture_tuple!(A0 0, A1 1, A2 2);
+capture_tuple!(A0 0, A1 1, A2 2, A3 3);
+capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4);
+capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5);
+capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6);
+capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7);
+capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7, A8 8);
+capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7, A8 8, A9 9);
+capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7, A8 8, A9 9, A10 10);
+capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7, A8 8, A9 9, A10 10, A11 11);

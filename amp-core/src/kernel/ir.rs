@@ -1,0 +1,446 @@
+//! The kernel IR: what `parallel_for_each!` and `#[kernel]` expand to.
+//!
+//! The macros translate a kernel body (already type-checked by rustc, since
+//! the same body is compiled natively for the CPU accelerator) into code that
+//! builds this tree at first launch. Types are then reconstructed by
+//! [`typeck`](super::typeck) with Rust's own rules (unification, integer
+//! literals defaulting to `i32`, float literals to `f64`), the tree is
+//! written as WGSL by [`wgsl`](super::wgsl) and validated by naga.
+//!
+//! Every node that can fail carries a [`Span`]: the Rust source location the
+//! macro saw, so runtime errors name the user's code.
+
+use std::fmt;
+
+/// A Rust source location (`file:line:column`) of a kernel construct.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// The source file, as `file!()` reports it.
+    pub file: &'static str,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// A scalar type kernels compute with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// `bool` (locals only; never stored in buffers).
+    Bool,
+    /// `i32`.
+    I32,
+    /// `u32`.
+    U32,
+    /// `f32`.
+    F32,
+    /// `f64` (needs `SHADER_F64` on GPUs).
+    F64,
+}
+
+impl Scalar {
+    /// The WGSL spelling.
+    pub fn wgsl(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I32 => "i32",
+            Scalar::U32 => "u32",
+            Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+        }
+    }
+
+    /// Whether it is `i32` or `u32`.
+    pub fn is_int(self) -> bool {
+        matches!(self, Scalar::I32 | Scalar::U32)
+    }
+
+    /// Whether it is `f32` or `f64`.
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F64)
+    }
+
+    /// The Rust spelling.
+    pub fn rust(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I32 => "i32",
+            Scalar::U32 => "u32",
+            Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+        }
+    }
+}
+
+/// A kernel value type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// A scalar.
+    Scalar(Scalar),
+    /// An `Index<N>` (or `[i32; N]` used as one): `array<i32, N>` in WGSL.
+    Index(u32),
+    /// A fixed-size array local `[T; N]`.
+    Array(Box<Type>, u32),
+}
+
+impl From<Scalar> for Type {
+    fn from(s: Scalar) -> Type {
+        Type::Scalar(s)
+    }
+}
+
+/// A local variable of a kernel (or helper function), numbered by the macro.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LocalId(pub u32);
+
+/// A captured variable, numbered in capture order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CaptureId(pub u32);
+
+/// Binary operators (Rust semantics: integer arithmetic wraps; `/` and `%`
+/// truncate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinOp {
+    /// Whether the result is `bool` whatever the operands.
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+    }
+
+    /// The WGSL operator.
+    pub fn wgsl(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+}
+
+/// Unary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `-x` (wrapping for integers).
+    Neg,
+    /// `!x` (logical for `bool`, bitwise for integers).
+    Not,
+}
+
+/// Built-in functions, spelled as Rust methods (`x.sqrt()`) or free
+/// functions of `amp_core::math`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Builtin {
+    Sqrt,
+    Abs,
+    Min,
+    Max,
+    Clamp,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Exp,
+    Exp2,
+    Ln,
+    Log2,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    Sinh,
+    Cosh,
+    Tanh,
+    Powf,
+    MulAdd,
+    Signum,
+    Recip,
+    Fract,
+    CountOnes,
+    LeadingZeros,
+    TrailingZeros,
+    ReverseBits,
+}
+
+/// A literal as the macro saw it: unsuffixed literals get their type from
+/// inference, as in Rust.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Lit {
+    /// An integer literal, with its suffix type if any.
+    Int(u128, Option<Scalar>),
+    /// A float literal, with its suffix type if any.
+    Float(f64, Option<Scalar>),
+    /// `true` / `false`.
+    Bool(bool),
+}
+
+/// An expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it is in the Rust source.
+    pub span: Span,
+}
+
+/// The kinds of [`Expr`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    /// A literal.
+    Lit(Lit),
+    /// A local variable.
+    Local(LocalId),
+    /// A captured scalar (by value) — containers are only indexed.
+    Capture(CaptureId),
+    /// The kernel's index parameter (`idx` in `|idx: Index<N>|`).
+    KernelIndex,
+    /// A binary operation.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// A unary operation.
+    Unary(UnOp, Box<Expr>),
+    /// `e as T`.
+    Cast(Box<Expr>, Scalar),
+    /// An element of a captured container: `a[idx]`, `a[[i, j]]`, `a[i][j]`.
+    Load(CaptureId, Vec<Expr>),
+    /// Component `k` of an index value: `idx[k]`.
+    IndexComponent(Box<Expr>, Box<Expr>),
+    /// An index value built from components: `[i, j]` or `Index::new([i, j])`.
+    MakeIndex(Vec<Expr>),
+    /// An element of a fixed-size array local: `arr[i]`.
+    ArrayElement(Box<Expr>, Box<Expr>),
+    /// An array value `[a, b, c]` (as a local initialiser).
+    MakeArray(Vec<Expr>),
+    /// An array value `[v; n]`.
+    RepeatArray(Box<Expr>, u32),
+    /// A built-in function call.
+    Call(Builtin, Vec<Expr>),
+    /// `if c { a } else { b }` as an expression.
+    If(Box<Expr>, Block, Block),
+    /// A block with a tail expression.
+    Block(Block),
+}
+
+/// A place that can be assigned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Place {
+    /// A local variable.
+    Local(LocalId),
+    /// An element of a captured container.
+    Element(CaptureId, Vec<Expr>),
+    /// An element of a fixed-size array local.
+    ArrayElement(LocalId, Vec<Expr>),
+}
+
+/// A statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stmt {
+    /// What it is.
+    pub kind: StmtKind,
+    /// Where it is in the Rust source.
+    pub span: Span,
+}
+
+/// The kinds of [`Stmt`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum StmtKind {
+    /// `let [mut] x[: T] [= e];`
+    Let {
+        /// The new local.
+        local: LocalId,
+        /// Its Rust name (for readable WGSL).
+        name: &'static str,
+        /// An explicit type annotation.
+        ty: Option<Type>,
+        /// The initialiser.
+        init: Option<Expr>,
+    },
+    /// `place = e` or `place op= e`.
+    Assign(Place, Option<BinOp>, Expr),
+    /// An expression evaluated for its effects (or a block's tail).
+    Expr(Expr),
+    /// `if c { .. } [else { .. }]`.
+    If(Expr, Block, Option<Block>),
+    /// `while c { .. }`.
+    While(Expr, Block),
+    /// `loop { .. }`.
+    Loop(Block),
+    /// `for v in start..end` / `start..=end` [`.step_by(s)`].
+    For {
+        /// The loop variable.
+        var: LocalId,
+        /// Its Rust name.
+        name: &'static str,
+        /// The range start.
+        start: Expr,
+        /// The range end.
+        end: Expr,
+        /// Whether the end is included (`..=`).
+        inclusive: bool,
+        /// `step_by`'s argument.
+        step: Option<Expr>,
+        /// The loop body.
+        body: Block,
+    },
+    /// `break`.
+    Break,
+    /// `continue`.
+    Continue,
+    /// `return` (ends this work item).
+    Return,
+}
+
+/// A block: statements and an optional tail expression (its value).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Block {
+    /// The statements.
+    pub stmts: Vec<Stmt>,
+    /// The value of the block.
+    pub tail: Option<Box<Expr>>,
+}
+
+/// How a captured variable is used.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum CaptureKind {
+    /// A container of rank `rank` with elements of `elem`; `writable` if the
+    /// kernel may write it.
+    Container {
+        /// The element type.
+        elem: Scalar,
+        /// The rank.
+        rank: u32,
+        /// Whether the view type allows writes.
+        writable: bool,
+    },
+    /// A scalar copied by value into the launch's parameters.
+    Scalar(Scalar),
+}
+
+/// A whole kernel: what one `parallel_for_each!` lowers to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kernel {
+    /// A readable name (`file:line`), for diagnostics and dumps.
+    pub name: String,
+    /// The rank of the compute domain.
+    pub rank: u32,
+    /// The captured variables, in [`CaptureId`] order.
+    pub captures: Vec<(&'static str, CaptureKind)>,
+    /// The body.
+    pub body: Block,
+    /// Where the kernel is.
+    pub span: Span,
+}
+
+/// Shorthands for generated code (keeps macro output small and readable).
+impl Expr {
+    /// A new expression at `span`.
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+}
+
+impl Stmt {
+    /// A new statement at `span`.
+    pub fn new(kind: StmtKind, span: Span) -> Stmt {
+        Stmt { kind, span }
+    }
+}
+
+/// A Rust constant that a kernel inlines as a literal.
+pub trait ConstLit: Copy {
+    /// The literal.
+    fn lit(self) -> Lit;
+}
+
+impl ConstLit for i32 {
+    fn lit(self) -> Lit {
+        Lit::Int(self.unsigned_abs() as u128, Some(Scalar::I32))
+    }
+}
+
+impl ConstLit for u32 {
+    fn lit(self) -> Lit {
+        Lit::Int(self as u128, Some(Scalar::U32))
+    }
+}
+
+impl ConstLit for f32 {
+    fn lit(self) -> Lit {
+        Lit::Float(self as f64, Some(Scalar::F32))
+    }
+}
+
+impl ConstLit for f64 {
+    fn lit(self) -> Lit {
+        Lit::Float(self, Some(Scalar::F64))
+    }
+}
+
+impl ConstLit for bool {
+    fn lit(self) -> Lit {
+        Lit::Bool(self)
+    }
+}
+
+/// The expression for the value of a Rust constant (negative numbers become
+/// a negated literal, as they would be written).
+pub fn const_expr<T: ConstLit + PartialOrd + Default>(value: T, span: Span) -> Expr {
+    let lit = Expr::new(ExprKind::Lit(value.lit()), span);
+    let negative = match value.lit() {
+        Lit::Int(..) => value < T::default(),
+        Lit::Float(f, _) => f.is_sign_negative() && f != 0.0,
+        Lit::Bool(_) => false,
+    };
+    if negative {
+        match value.lit() {
+            Lit::Float(f, s) => Expr::new(ExprKind::Lit(Lit::Float(f, s)), span),
+            _ => Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(lit)), span),
+        }
+    } else {
+        lit
+    }
+}

@@ -1,0 +1,160 @@
+//! Built-in functions of the kernel language, for the native (CPU) form of
+//! kernel bodies. Each has the WGSL counterpart named in
+//! [`Builtin`](super::ir::Builtin).
+
+/// Functions of both integers and floats.
+pub trait Num: Copy + PartialOrd {
+    /// Absolute value (wrapping for `i32::MIN`, as WGSL's `abs`).
+    fn abs(self) -> Self;
+    /// The smaller of the two.
+    fn min(self, b: Self) -> Self;
+    /// The larger of the two.
+    fn max(self, b: Self) -> Self;
+    /// `self` limited to `lo..=hi` (`min(max(self, lo), hi)`, as WGSL).
+    fn clamp(self, lo: Self, hi: Self) -> Self {
+        self.max(lo).min(hi)
+    }
+}
+
+impl Num for i32 {
+    fn abs(self) -> Self {
+        self.wrapping_abs()
+    }
+    fn min(self, b: Self) -> Self {
+        Ord::min(self, b)
+    }
+    fn max(self, b: Self) -> Self {
+        Ord::max(self, b)
+    }
+}
+
+impl Num for u32 {
+    fn abs(self) -> Self {
+        self
+    }
+    fn min(self, b: Self) -> Self {
+        Ord::min(self, b)
+    }
+    fn max(self, b: Self) -> Self {
+        Ord::max(self, b)
+    }
+}
+
+macro_rules! float_num {
+    ($($t:ty),*) => {$(
+        impl Num for $t {
+            fn abs(self) -> Self { <$t>::abs(self) }
+            fn min(self, b: Self) -> Self { <$t>::min(self, b) }
+            fn max(self, b: Self) -> Self { <$t>::max(self, b) }
+        }
+    )*};
+}
+float_num!(f32, f64);
+
+/// Integer bit functions.
+pub trait Bits: Copy {
+    /// Number of set bits (WGSL `countOneBits`).
+    fn count_ones(self) -> u32;
+    /// Leading zero bits (WGSL `countLeadingZeros`).
+    fn leading_zeros(self) -> u32;
+    /// Trailing zero bits (WGSL `countTrailingZeros`).
+    fn trailing_zeros(self) -> u32;
+    /// Bits reversed (WGSL `reverseBits`).
+    fn reverse_bits(self) -> Self;
+}
+
+macro_rules! bits {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            fn count_ones(self) -> u32 { <$t>::count_ones(self) }
+            fn leading_zeros(self) -> u32 { <$t>::leading_zeros(self) }
+            fn trailing_zeros(self) -> u32 { <$t>::trailing_zeros(self) }
+            fn reverse_bits(self) -> Self { <$t>::reverse_bits(self) }
+        }
+    )*};
+}
+bits!(i32, u32);
+
+/// Float functions (`f32`, `f64`).
+pub trait Float: Num {
+    #[allow(missing_docs)]
+    fn sqrt(self) -> Self;
+    #[allow(missing_docs)]
+    fn floor(self) -> Self;
+    #[allow(missing_docs)]
+    fn ceil(self) -> Self;
+    /// Rounds half away from zero, as Rust's `round`.
+    fn round(self) -> Self;
+    #[allow(missing_docs)]
+    fn trunc(self) -> Self;
+    #[allow(missing_docs)]
+    fn exp(self) -> Self;
+    #[allow(missing_docs)]
+    fn exp2(self) -> Self;
+    #[allow(missing_docs)]
+    fn ln(self) -> Self;
+    #[allow(missing_docs)]
+    fn log2(self) -> Self;
+    #[allow(missing_docs)]
+    fn sin(self) -> Self;
+    #[allow(missing_docs)]
+    fn cos(self) -> Self;
+    #[allow(missing_docs)]
+    fn tan(self) -> Self;
+    #[allow(missing_docs)]
+    fn asin(self) -> Self;
+    #[allow(missing_docs)]
+    fn acos(self) -> Self;
+    #[allow(missing_docs)]
+    fn atan(self) -> Self;
+    #[allow(missing_docs)]
+    fn atan2(self, x: Self) -> Self;
+    #[allow(missing_docs)]
+    fn sinh(self) -> Self;
+    #[allow(missing_docs)]
+    fn cosh(self) -> Self;
+    #[allow(missing_docs)]
+    fn tanh(self) -> Self;
+    #[allow(missing_docs)]
+    fn powf(self, e: Self) -> Self;
+    /// `self * a + b`.
+    fn mul_add(self, a: Self, b: Self) -> Self;
+    /// The sign: -1, 0 or 1 (WGSL `sign`; unlike Rust's `signum`, 0 for 0).
+    fn signum(self) -> Self;
+    /// `1 / self`.
+    fn recip(self) -> Self;
+    /// `self - floor(self)` (WGSL `fract`).
+    fn fract(self) -> Self;
+}
+
+macro_rules! float_fns {
+    ($($t:ty),*) => {$(
+        impl Float for $t {
+            fn sqrt(self) -> Self { <$t>::sqrt(self) }
+            fn floor(self) -> Self { <$t>::floor(self) }
+            fn ceil(self) -> Self { <$t>::ceil(self) }
+            fn round(self) -> Self { <$t>::round(self) }
+            fn trunc(self) -> Self { <$t>::trunc(self) }
+            fn exp(self) -> Self { <$t>::exp(self) }
+            fn exp2(self) -> Self { <$t>::exp2(self) }
+            fn ln(self) -> Self { <$t>::ln(self) }
+            fn log2(self) -> Self { <$t>::log2(self) }
+            fn sin(self) -> Self { <$t>::sin(self) }
+            fn cos(self) -> Self { <$t>::cos(self) }
+            fn tan(self) -> Self { <$t>::tan(self) }
+            fn asin(self) -> Self { <$t>::asin(self) }
+            fn acos(self) -> Self { <$t>::acos(self) }
+            fn atan(self) -> Self { <$t>::atan(self) }
+            fn atan2(self, x: Self) -> Self { <$t>::atan2(self, x) }
+            fn sinh(self) -> Self { <$t>::sinh(self) }
+            fn cosh(self) -> Self { <$t>::cosh(self) }
+            fn tanh(self) -> Self { <$t>::tanh(self) }
+            fn powf(self, e: Self) -> Self { <$t>::powf(self, e) }
+            fn mul_add(self, a: Self, b: Self) -> Self { self * a + b }
+            fn signum(self) -> Self { if self > 0.0 { 1.0 } else if self < 0.0 { -1.0 } else { 0.0 } }
+            fn recip(self) -> Self { 1.0 / self }
+            fn fract(self) -> Self { self - <$t>::floor(self) }
+        }
+    )*};
+}
+float_fns!(f32, f64);

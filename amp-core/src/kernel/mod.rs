@@ -1,0 +1,382 @@
+//! The kernel pipeline: IR -> types -> WGSL -> naga validation -> a cached
+//! compute pipeline, and the launch path for GPUs and the CPU accelerator.
+//!
+//! Stages, as in naga: [`ir`] (what the macros build), [`typeck`] (types
+//! with Rust's rules), [`wgsl`] (the writer and its namer), [`validate`]
+//! (naga), then [`launch`](launch()) (binding, parameters, dispatch). The
+//! native form of a body calls [`native`] and [`math`].
+
+pub(crate) mod capture;
+pub mod ir;
+pub(crate) mod math;
+pub(crate) mod native;
+pub(crate) mod typeck;
+pub(crate) mod validate;
+pub(crate) mod wgsl;
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::backend::device::DeviceContext;
+use crate::backend::storage::DeviceBinding;
+use crate::{AcceleratorView, Error, Extent, Index, Result};
+use capture::{BoundOrScalar, CaptureList, ScalarValue};
+use ir::{Block, CaptureKind, Kernel, Span};
+
+/// Where a kernel is in the user's source, and its captures' names.
+#[derive(Debug)]
+pub struct KernelSite {
+    /// The `parallel_for_each!` call's location.
+    pub span: Span,
+    /// The captured variables' names, in capture order.
+    pub capture_names: &'static [&'static str],
+}
+
+/// A kernel compiled for one device.
+pub(crate) struct CompiledKernel {
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+    params: wgsl::ParamLayout,
+}
+
+/// Compiled kernels of one device, by the type of the kernel's native
+/// closure (unique per kernel and per instantiation of generic code).
+#[derive(Default)]
+pub(crate) struct KernelCache {
+    kernels: Mutex<HashMap<TypeId, Arc<CompiledKernel>>>,
+}
+
+/// Lowers `kernel` to validated WGSL for a device with `features` and
+/// returns the source (for snapshots and `AMP_DUMP_WGSL`).
+///
+/// # Errors
+///
+/// [`Error::KernelCompile`] if the kernel cannot be lowered.
+pub fn lower_to_wgsl(kernel: Kernel, features: wgpu::Features) -> Result<String> {
+    lower(kernel, features).map(|s| s.source)
+}
+
+/// Lowers `kernel` to validated WGSL for a device with `features`.
+pub(crate) fn lower(mut kernel: Kernel, features: wgpu::Features) -> Result<wgsl::Shader> {
+    let types = typeck::check(&mut kernel)?;
+    let shader = wgsl::write(&kernel, &types)?;
+    if let Ok(dir) = std::env::var("AMP_DUMP_WGSL") {
+        dump(&dir, &kernel.name, &shader.source);
+    }
+    validate::validate(&shader.source, &kernel.name, features)?;
+    Ok(shader)
+}
+
+/// Writes `source` to `dir` as `<kernel name>.wgsl` (best effort: a dump
+/// that cannot be written must not fail the launch).
+fn dump(dir: &str, name: &str, source: &str) {
+    let file: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let path = std::path::Path::new(dir).join(format!("{file}.wgsl"));
+    let _ = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(path, source));
+}
+
+fn build_kernel<const N: usize>(site: &KernelSite, kinds: Vec<CaptureKind>, body: Block) -> Kernel {
+    Kernel {
+        name: site.span.to_string(),
+        rank: N as u32,
+        captures: site.capture_names.iter().copied().zip(kinds).collect(),
+        body,
+        span: site.span,
+    }
+}
+
+fn compile_gpu(device: &DeviceContext, kernel: Kernel, shader: wgsl::Shader) -> Result<CompiledKernel> {
+    let mut entries = Vec::new();
+    for (_, kind) in &kernel.captures {
+        if let CaptureKind::Container { writable, .. } = kind {
+            entries.push(wgpu::BindGroupLayoutEntry {
+                binding: entries.len() as u32,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: !writable },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            });
+        }
+    }
+    entries.push(wgpu::BindGroupLayoutEntry {
+        binding: entries.len() as u32,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    });
+    let scope = device.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let layout = device
+        .device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("amp-rs kernel"),
+            entries: &entries,
+        });
+    let pipeline_layout = device
+        .device
+        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("amp-rs kernel"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+    let module = device
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(&kernel.name),
+            source: wgpu::ShaderSource::Wgsl(shader.source.as_str().into()),
+        });
+    let pipeline = device
+        .device
+        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&kernel.name),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+    if let Some(e) = futures::executor::block_on(scope.pop()) {
+        return Err(Error::KernelCompile {
+            kernel: kernel.name,
+            message: format!("the device rejected the kernel: {e}"),
+        });
+    }
+    Ok(CompiledKernel {
+        pipeline,
+        layout,
+        params: shader.params,
+    })
+}
+
+/// The 32-bit words of a launch's parameter block.
+fn param_words(params: &wgsl::ParamLayout, extent: &[i32], total: u32, bound: &[BoundOrScalar]) -> Vec<u32> {
+    let mut words = vec![0u32; params.words as usize];
+    words[0] = total;
+    for (d, e) in extent.iter().enumerate() {
+        words[1 + d] = *e as u32;
+    }
+    for (b, &at) in bound.iter().zip(&params.capture_words) {
+        let at = at as usize;
+        match b {
+            BoundOrScalar::Container(c) => {
+                words[at] = (c.offset / c.elem) as u32;
+                let rank = c.extent.len();
+                for d in 0..rank {
+                    words[at + 1 + d] = c.extent[d] as u32;
+                    words[at + 1 + rank + d] = c.strides[d] as u32;
+                }
+            }
+            BoundOrScalar::Scalar(v) => match *v {
+                ScalarValue::I32(x) => words[at] = x as u32,
+                ScalarValue::U32(x) => words[at] = x,
+                ScalarValue::F32(x) => words[at] = x.to_bits(),
+                ScalarValue::Bool(x) => words[at] = u32::from(x),
+                ScalarValue::F64(x) => {
+                    let bits = x.to_bits();
+                    words[at] = bits as u32;
+                    words[at + 1] = (bits >> 32) as u32;
+                }
+            },
+        }
+    }
+    words
+}
+
+/// Launches a kernel over `domain`: the entry point `parallel_for_each!`
+/// expands to.
+///
+/// `build` constructs the body's IR (called once per device and kernel
+/// instantiation); `cpu` is the body's native form, run on the CPU
+/// accelerator. Launches on `view`, else on the view of the first captured
+/// `Array`, else on the default accelerator's default view.
+///
+/// # Errors
+///
+/// - [`Error::InvalidComputeDomain`] for a zero or negative extent or more
+///   than 2^32 work items (nothing runs, no data changes);
+/// - [`Error::UnsupportedFeature`] if the kernel uses `f64` on an
+///   accelerator without it;
+/// - [`Error::KernelCompile`] if the kernel cannot be lowered (a bug);
+/// - transfer and device errors.
+pub fn launch<const N: usize, C, B, F>(
+    view: Option<&AcceleratorView>,
+    domain: Extent<N>,
+    site: &'static KernelSite,
+    captures: C,
+    build: B,
+    cpu: F,
+) -> Result<()>
+where
+    C: CaptureList,
+    B: FnOnce() -> Block,
+    F: Fn(&C::Cpu, Index<N>) + Send + Sync + 'static,
+{
+    if !domain.is_positive() {
+        return Err(Error::InvalidComputeDomain(format!(
+            "extent {domain} has a zero or negative component ({})",
+            site.span
+        )));
+    }
+    let total = u32::try_from(domain.size()).map_err(|_| {
+        Error::InvalidComputeDomain(format!(
+            "extent {domain} has more than 2^32 - 1 work items ({})",
+            site.span
+        ))
+    })?;
+    let view = match view {
+        Some(v) => v.clone(),
+        None => match captures.home_view() {
+            Some(v) => v,
+            None => crate::Accelerator::default()?.default_view(),
+        },
+    };
+    let kinds = captures.kinds();
+    match view.accelerator().device()? {
+        Some(device) => {
+            device.check()?;
+            let key = TypeId::of::<F>();
+            let cached = device.kernels.kernels.lock().get(&key).cloned();
+            let compiled = match cached {
+                Some(k) => k,
+                None => {
+                    let kernel = build_kernel::<N>(site, kinds, build());
+                    let shader = lower(kernel.clone(), device.device.features() | wgpu::Features::SHADER_F64)?;
+                    if shader.uses_f64 && !view.accelerator().supports_double_precision() {
+                        return Err(Error::UnsupportedFeature {
+                            accelerator: view.accelerator().description().to_string(),
+                            feature: format!("double precision (f64), used by the kernel at {}", site.span),
+                        });
+                    }
+                    let compiled = Arc::new(compile_gpu(device, kernel, shader)?);
+                    device.kernels.kernels.lock().insert(key, Arc::clone(&compiled));
+                    compiled
+                }
+            };
+            let (bound, _) = captures.bind_all(&view)?;
+            let words = param_words(&compiled.params, &domain.to_array(), total, &bound);
+            let max = view.accelerator().limits().max_tiles_per_dimension.max(1);
+            let groups = total.div_ceil(wgsl::WORKGROUP_SIZE);
+            let gx = groups.min(max);
+            let gy = groups.div_ceil(gx);
+            view.record(
+                |device, encoder| {
+                    let params = device.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("amp-rs launch parameters"),
+                        size: (words.len() * 4) as u64,
+                        usage: wgpu::BufferUsages::UNIFORM,
+                        mapped_at_creation: true,
+                    });
+                    params
+                        .get_mapped_range_mut(..)
+                        .map_err(|e| Error::Runtime(format!("cannot write launch parameters: {e}")))?
+                        .copy_from_slice(bytemuck::cast_slice(&words));
+                    params.unmap();
+                    let mut entries = Vec::new();
+                    for b in &bound {
+                        if let BoundOrScalar::Container(c) = b {
+                            match &c.binding {
+                                Some(DeviceBinding::Gpu(buffer)) => entries.push(wgpu::BindGroupEntry {
+                                    binding: entries.len() as u32,
+                                    resource: buffer.as_entire_binding(),
+                                }),
+                                _ => return Err(Error::Runtime("a container is not on the GPU".to_string())),
+                            }
+                        }
+                    }
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: entries.len() as u32,
+                        resource: params.as_entire_binding(),
+                    });
+                    let bind_group = device.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("amp-rs launch"),
+                        layout: &compiled.layout,
+                        entries: &entries,
+                    });
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+                    pass.set_pipeline(&compiled.pipeline);
+                    pass.set_bind_group(0, &bind_group, &[]);
+                    pass.dispatch_workgroups(gx, gy, 1);
+                    Ok(())
+                },
+                || Ok(()),
+                None,
+            )
+        }
+        None => {
+            if kinds.iter().any(|k| matches!(k, CaptureKind::Container { .. }))
+                && !view.accelerator().is_cpu()
+            {
+                return Err(Error::Runtime("a GPU view without a device".to_string()));
+            }
+            let (_, native) = captures.bind_all(&view)?;
+            let native = native.ok_or_else(|| Error::Runtime("captures are not on the CPU".to_string()))?;
+            view.record(
+                |_, _| Ok(()),
+                move || run_native(domain, total, &native, &cpu),
+                None,
+            )
+        }
+    }
+}
+
+/// Runs a kernel's native form over every index of `domain`, on all cores.
+fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
+    domain: Extent<N>,
+    total: u32,
+    captures: &C,
+    body: &F,
+) -> Result<()> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(total as usize).max(1);
+    let chunk = (total as usize).div_ceil(threads);
+    let panics: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let panics = &panics;
+            s.spawn(move || {
+                let start = t * chunk;
+                let end = ((t + 1) * chunk).min(total as usize);
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    if start >= end {
+                        return;
+                    }
+                    let mut idx = domain.index_of(start as u64).expect("in the domain");
+                    for _ in start..end {
+                        body(captures, idx);
+                        // Row-major increment.
+                        for d in (0..N).rev() {
+                            idx[d] += 1;
+                            if idx[d] < domain[d] {
+                                break;
+                            }
+                            idx[d] = 0;
+                        }
+                    }
+                }));
+                if let Err(payload) = run {
+                    let msg = payload
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_else(|| "a kernel panicked".to_string());
+                    panics.lock().get_or_insert(msg);
+                }
+            });
+        }
+    });
+    match panics.into_inner() {
+        Some(msg) => Err(Error::Runtime(format!("kernel failed on the CPU accelerator: {msg}"))),
+        None => Ok(()),
+    }
+}

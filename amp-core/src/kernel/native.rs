@@ -1,0 +1,236 @@
+//! What the native (CPU accelerator) form of a kernel body calls.
+//!
+//! The macros rewrite a kernel body for the CPU so that it has exactly the
+//! semantics of its WGSL form: integer arithmetic wraps, integer division by
+//! zero gives WGSL's result instead of panicking, container accesses go
+//! through the accelerator's memory (never the host copy), and writes to
+//! read-only views do not compile.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use crate::backend::storage::CpuMem;
+use crate::layout::Layout;
+use crate::{Access, Element, Index, ReadWrite};
+
+/// A container as a CPU kernel sees it: the accelerator's copy and the
+/// view's placement in it.
+pub struct CpuView<T: Element, const N: usize, A: Access> {
+    pub(crate) mem: Arc<CpuMem>,
+    pub(crate) layout: Layout<N>,
+    pub(crate) _marker: std::marker::PhantomData<(T, A)>,
+}
+
+impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
+    fn word_range(&self, idx: &Index<N>) -> std::ops::Range<usize> {
+        assert!(
+            self.layout.extent.contains(idx),
+            "kernel index {idx} is out of bounds of extent {}",
+            self.layout.extent
+        );
+        let start = (self.layout.byte_offset(idx) / 4) as usize;
+        start..start + size_of::<T>() / 4
+    }
+
+    /// Reads the element at `idx`.
+    ///
+    /// # Panics
+    ///
+    /// If `idx` is out of bounds (the launch reports it as an error).
+    pub fn load(&self, idx: impl IntoIndex<N>) -> T {
+        let range = self.word_range(&idx.into_index());
+        let mut value = T::zeroed();
+        let bytes = bytemuck::bytes_of_mut(&mut value);
+        for (chunk, word) in bytes.chunks_exact_mut(4).zip(&self.mem.words()[range]) {
+            chunk.copy_from_slice(&word.load(Ordering::Relaxed).to_ne_bytes());
+        }
+        value
+    }
+}
+
+/// Writing a container element in a CPU kernel; only writable views have it.
+#[diagnostic::on_unimplemented(
+    message = "cannot write to `{Self}` in a kernel: it is a read-only view",
+    label = "read-only view written here",
+    note = "capture an `ArrayView<_, _, ReadWrite>` (from `ArrayView::new_mut`) to write results"
+)]
+pub trait Store<T, const N: usize> {
+    /// Writes `value` at `idx`.
+    fn store(&self, idx: impl IntoIndex<N>, value: T);
+}
+
+impl<T: Element, const N: usize> Store<T, N> for CpuView<T, N, ReadWrite> {
+    fn store(&self, idx: impl IntoIndex<N>, value: T) {
+        let range = self.word_range(&idx.into_index());
+        let bytes = bytemuck::bytes_of(&value);
+        for (chunk, word) in bytes.chunks_exact(4).zip(&self.mem.words()[range]) {
+            word.store(u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]), Ordering::Relaxed);
+        }
+    }
+}
+
+/// What a kernel may index a container with: an `Index<N>`, `[i32; N]`, or
+/// (rank 1) an `i32`.
+pub trait IntoIndex<const N: usize> {
+    /// The index.
+    fn into_index(self) -> Index<N>;
+}
+
+impl<const N: usize> IntoIndex<N> for Index<N> {
+    fn into_index(self) -> Index<N> {
+        self
+    }
+}
+
+impl<const N: usize> IntoIndex<N> for [i32; N] {
+    fn into_index(self) -> Index<N> {
+        Index::new(self)
+    }
+}
+
+impl IntoIndex<1> for i32 {
+    fn into_index(self) -> Index<1> {
+        Index::new([self])
+    }
+}
+
+/// Kernel arithmetic with WGSL's (and release Rust's) semantics.
+pub mod ops {
+    /// Arithmetic kernels may use; integers wrap, as in WGSL.
+    pub trait Arith: Copy {
+        /// `a + b`.
+        fn add(self, b: Self) -> Self;
+        /// `a - b`.
+        fn sub(self, b: Self) -> Self;
+        /// `a * b`.
+        fn mul(self, b: Self) -> Self;
+        /// `a / b` (integers: `a` when `b == 0`, wrapping `MIN / -1`).
+        fn div(self, b: Self) -> Self;
+        /// `a % b` (integers: `0` when `b == 0` or `MIN % -1`).
+        fn rem(self, b: Self) -> Self;
+        /// `-a`.
+        fn neg(self) -> Self;
+    }
+
+    macro_rules! int_arith {
+        ($($t:ty),*) => {$(
+            impl Arith for $t {
+                fn add(self, b: Self) -> Self { self.wrapping_add(b) }
+                fn sub(self, b: Self) -> Self { self.wrapping_sub(b) }
+                fn mul(self, b: Self) -> Self { self.wrapping_mul(b) }
+                fn div(self, b: Self) -> Self { if b == 0 { self } else { self.wrapping_div(b) } }
+                fn rem(self, b: Self) -> Self { if b == 0 { 0 } else { self.wrapping_rem(b) } }
+                fn neg(self) -> Self { self.wrapping_neg() }
+            }
+        )*};
+    }
+    int_arith!(i32, u32);
+
+    macro_rules! float_arith {
+        ($($t:ty),*) => {$(
+            impl Arith for $t {
+                fn add(self, b: Self) -> Self { self + b }
+                fn sub(self, b: Self) -> Self { self - b }
+                fn mul(self, b: Self) -> Self { self * b }
+                fn div(self, b: Self) -> Self { self / b }
+                fn rem(self, b: Self) -> Self { self % b }
+                fn neg(self) -> Self { -self }
+            }
+        )*};
+    }
+    float_arith!(f32, f64);
+
+    impl<const N: usize> Arith for crate::Index<N> {
+        fn add(self, b: Self) -> Self { self + b }
+        fn sub(self, b: Self) -> Self { self - b }
+        fn mul(self, b: Self) -> Self {
+            let mut r = self;
+            for d in 0..N { r[d] = self[d].wrapping_mul(b[d]); }
+            r
+        }
+        fn div(self, b: Self) -> Self {
+            let mut r = self;
+            for d in 0..N { r[d] = self[d].div(b[d]); }
+            r
+        }
+        fn rem(self, b: Self) -> Self {
+            let mut r = self;
+            for d in 0..N { r[d] = self[d].rem(b[d]); }
+            r
+        }
+        fn neg(self) -> Self { -self }
+    }
+
+    /// `a + b`.
+    pub fn add<T: Arith>(a: T, b: T) -> T { a.add(b) }
+    /// `a - b`.
+    pub fn sub<T: Arith>(a: T, b: T) -> T { a.sub(b) }
+    /// `a * b`.
+    pub fn mul<T: Arith>(a: T, b: T) -> T { a.mul(b) }
+    /// `a / b`.
+    pub fn div<T: Arith>(a: T, b: T) -> T { a.div(b) }
+    /// `a % b`.
+    pub fn rem<T: Arith>(a: T, b: T) -> T { a.rem(b) }
+    /// `-a`.
+    pub fn neg<T: Arith>(a: T) -> T { a.neg() }
+
+    /// Shifts with WGSL's semantics: the amount is taken modulo the width.
+    pub trait Shift: Copy {
+        /// `a << b`.
+        fn shl(self, b: u32) -> Self;
+        /// `a >> b` (arithmetic for `i32`).
+        fn shr(self, b: u32) -> Self;
+    }
+    impl Shift for i32 {
+        fn shl(self, b: u32) -> Self { self.wrapping_shl(b) }
+        fn shr(self, b: u32) -> Self { self.wrapping_shr(b) }
+    }
+    impl Shift for u32 {
+        fn shl(self, b: u32) -> Self { self.wrapping_shl(b) }
+        fn shr(self, b: u32) -> Self { self.wrapping_shr(b) }
+    }
+    /// A shift amount: any kernel integer.
+    pub trait ShiftAmount: Copy {
+        /// As `u32` (bit pattern).
+        fn amount(self) -> u32;
+    }
+    impl ShiftAmount for i32 {
+        fn amount(self) -> u32 { self as u32 }
+    }
+    impl ShiftAmount for u32 {
+        fn amount(self) -> u32 { self }
+    }
+    /// `a << b`.
+    pub fn shl<T: Shift, S: ShiftAmount>(a: T, b: S) -> T { a.shl(b.amount()) }
+    /// `a >> b`.
+    pub fn shr<T: Shift, S: ShiftAmount>(a: T, b: S) -> T { a.shr(b.amount()) }
+
+    /// `value as To`, as a function (so that generated code needs no
+    /// parentheses around casts).
+    pub trait CastTo<To>: Copy {
+        /// The cast.
+        fn cast(self) -> To;
+    }
+
+    macro_rules! casts {
+        ($($from:ty),*) => {$(
+            impl CastTo<i32> for $from { fn cast(self) -> i32 { self as i32 } }
+            impl CastTo<u32> for $from { fn cast(self) -> u32 { self as u32 } }
+            impl CastTo<f32> for $from { fn cast(self) -> f32 { self as f32 } }
+            impl CastTo<f64> for $from { fn cast(self) -> f64 { self as f64 } }
+            impl CastTo<usize> for $from { fn cast(self) -> usize { self as usize } }
+        )*};
+    }
+    casts!(i32, u32, f32, f64);
+    impl CastTo<i32> for bool {
+        fn cast(self) -> i32 { self as i32 }
+    }
+    impl CastTo<u32> for bool {
+        fn cast(self) -> u32 { self as u32 }
+    }
+
+    /// `value as To`.
+    pub fn cast<To, From: CastTo<To>>(value: From) -> To {
+        value.cast()
+    }
+}

@@ -1,0 +1,593 @@
+//! Type reconstruction for the kernel IR, with Rust's rules.
+//!
+//! rustc has already type-checked the kernel body (its native form is
+//! compiled for the CPU accelerator), so this pass only recovers the types
+//! rustc chose: it unifies the operands of every operation, takes captured
+//! variables' types from their Rust types, and defaults unconstrained integer
+//! literals to `i32` and float literals to `f64`, as rustc does. It then
+//! writes the resolved type into every unsuffixed literal, so that later
+//! passes are purely bottom-up.
+
+use std::collections::HashMap;
+
+use super::ir::*;
+use crate::{Error, Result};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Any,
+    Int,
+    Float,
+}
+
+#[derive(Debug, Clone)]
+enum Term {
+    Var(u32),
+    Known(Type),
+    /// An array whose element type may still be unknown.
+    ArrayOf(Box<Term>, u32),
+}
+
+struct Solver {
+    parent: Vec<u32>,
+    kind: Vec<Kind>,
+    bound: Vec<Option<Term>>,
+}
+
+impl Solver {
+    fn fresh(&mut self, kind: Kind) -> Term {
+        let id = self.parent.len() as u32;
+        self.parent.push(id);
+        self.kind.push(kind);
+        self.bound.push(None);
+        Term::Var(id)
+    }
+
+    fn find(&mut self, v: u32) -> u32 {
+        let p = self.parent[v as usize];
+        if p == v {
+            return v;
+        }
+        let r = self.find(p);
+        self.parent[v as usize] = r;
+        r
+    }
+
+    fn resolve(&mut self, t: &Term) -> Term {
+        match t {
+            Term::Known(Type::Array(elem, n)) => Term::ArrayOf(Box::new(Term::Known((**elem).clone())), *n),
+            Term::Known(_) | Term::ArrayOf(..) => t.clone(),
+            Term::Var(v) => {
+                let r = self.find(*v);
+                match self.bound[r as usize].clone() {
+                    Some(t) => self.resolve(&t),
+                    None => Term::Var(r),
+                }
+            }
+        }
+    }
+
+    fn kind_ok(kind: Kind, ty: &Type) -> bool {
+        match (kind, ty) {
+            (Kind::Any, _) => true,
+            (Kind::Int, Type::Scalar(s)) => s.is_int(),
+            (Kind::Float, Type::Scalar(s)) => s.is_float(),
+            _ => false,
+        }
+    }
+
+    fn unify(&mut self, a: &Term, b: &Term, span: Span) -> Result<()> {
+        match (self.resolve(a), self.resolve(b)) {
+            (Term::Known(x), Term::Known(y)) => {
+                if x == y {
+                    Ok(())
+                } else {
+                    Err(mismatch(span, &x, &y))
+                }
+            }
+            (Term::ArrayOf(x, n), Term::ArrayOf(y, m)) => {
+                if n != m {
+                    return Err(type_error(span, format!("arrays of {n} and {m} elements")));
+                }
+                self.unify(&x, &y, span)
+            }
+            (Term::ArrayOf(..), Term::Known(t)) | (Term::Known(t), Term::ArrayOf(..)) => {
+                Err(type_error(span, format!("an array and {t:?} do not match")))
+            }
+            (Term::Var(v), Term::Known(t)) | (Term::Known(t), Term::Var(v)) => {
+                let kind = self.kind[v as usize];
+                if !Self::kind_ok(kind, &t) {
+                    return Err(type_error(span, format!("a {kind:?} literal cannot have type {t:?}")));
+                }
+                self.bound[v as usize] = Some(Term::Known(t));
+                Ok(())
+            }
+            (Term::Var(v), arr @ Term::ArrayOf(..)) | (arr @ Term::ArrayOf(..), Term::Var(v)) => {
+                if self.kind[v as usize] != Kind::Any {
+                    return Err(type_error(span, "a literal cannot be an array".to_string()));
+                }
+                self.bound[v as usize] = Some(arr);
+                Ok(())
+            }
+            (Term::Var(x), Term::Var(y)) => {
+                if x == y {
+                    return Ok(());
+                }
+                let (kx, ky) = (self.kind[x as usize], self.kind[y as usize]);
+                let kind = match (kx, ky) {
+                    (Kind::Any, k) | (k, Kind::Any) => k,
+                    (a, b) if a == b => a,
+                    _ => return Err(type_error(span, "an integer and a float literal were mixed".to_string())),
+                };
+                self.parent[x as usize] = y;
+                self.kind[y as usize] = kind;
+                Ok(())
+            }
+        }
+    }
+
+    /// Constrains `t` to be of `kind`.
+    fn require(&mut self, t: &Term, kind: Kind, span: Span) -> Result<()> {
+        match self.resolve(t) {
+            Term::Known(ty) => {
+                if Self::kind_ok(kind, &ty) {
+                    Ok(())
+                } else {
+                    Err(type_error(span, format!("expected a {kind:?} value, found {ty:?}")))
+                }
+            }
+            Term::ArrayOf(..) => Err(type_error(span, format!("expected a {kind:?} value, found an array"))),
+            Term::Var(v) => {
+                let k = self.kind[v as usize];
+                self.kind[v as usize] = match (k, kind) {
+                    (Kind::Any, k) | (k, Kind::Any) => k,
+                    (a, b) if a == b => a,
+                    _ => return Err(type_error(span, "an integer and a float were mixed".to_string())),
+                };
+                Ok(())
+            }
+        }
+    }
+
+    /// The final type of `t`, with Rust's literal defaults.
+    fn finish(&mut self, t: &Term) -> Type {
+        match self.resolve(t) {
+            Term::Known(ty) => ty,
+            Term::ArrayOf(elem, n) => Type::Array(Box::new(self.finish(&elem)), n),
+            Term::Var(v) => match self.kind[v as usize] {
+                Kind::Float => Type::Scalar(Scalar::F64),
+                _ => Type::Scalar(Scalar::I32),
+            },
+        }
+    }
+}
+
+fn type_error(span: Span, message: String) -> Error {
+    Error::KernelCompile {
+        kernel: span.to_string(),
+        message: format!("type reconstruction failed: {message} (this is a bug in amp-rs: the kernel compiled as Rust)"),
+    }
+}
+
+fn mismatch(span: Span, a: &Type, b: &Type) -> Error {
+    type_error(span, format!("{a:?} and {b:?} do not match"))
+}
+
+/// The resolved types of a kernel's locals.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Types {
+    /// Every local's type.
+    pub(crate) locals: HashMap<LocalId, Type>,
+}
+
+struct Checker<'k> {
+    solver: Solver,
+    locals: HashMap<LocalId, Term>,
+    captures: &'k [(&'static str, CaptureKind)],
+    rank: u32,
+    /// The term of every unsuffixed literal, in traversal order.
+    literals: Vec<Term>,
+}
+
+const fn i32t() -> Term {
+    Term::Known(Type::Scalar(Scalar::I32))
+}
+
+const fn boolt() -> Term {
+    Term::Known(Type::Scalar(Scalar::Bool))
+}
+
+impl Checker<'_> {
+    fn local(&mut self, id: LocalId) -> Term {
+        if let Some(t) = self.locals.get(&id) {
+            return t.clone();
+        }
+        let t = self.solver.fresh(Kind::Any);
+        self.locals.insert(id, t.clone());
+        t
+    }
+
+    fn capture(&self, id: CaptureId, span: Span) -> Result<&CaptureKind> {
+        self.captures
+            .get(id.0 as usize)
+            .map(|c| &c.1)
+            .ok_or_else(|| type_error(span, format!("capture {} does not exist", id.0)))
+    }
+
+    fn block(&mut self, b: &Block) -> Result<Term> {
+        for s in &b.stmts {
+            self.stmt(s)?;
+        }
+        match &b.tail {
+            Some(e) => self.expr(e),
+            None => Ok(Term::Known(Type::Index(0))), // unit
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<()> {
+        let span = s.span;
+        match &s.kind {
+            StmtKind::Let { local, ty, init, .. } => {
+                let t = self.local(*local);
+                if let Some(ty) = ty {
+                    self.solver.unify(&t, &Term::Known(ty.clone()), span)?;
+                }
+                if let Some(e) = init {
+                    let et = self.expr(e)?;
+                    self.solver.unify(&t, &et, span)?;
+                }
+            }
+            StmtKind::Assign(place, op, e) => {
+                let pt = self.place(place, span)?;
+                let et = self.expr(e)?;
+                match op {
+                    Some(BinOp::Shl | BinOp::Shr) => self.solver.require(&et, Kind::Int, span)?,
+                    _ => self.solver.unify(&pt, &et, span)?,
+                }
+            }
+            StmtKind::Expr(e) => {
+                self.expr(e)?;
+            }
+            StmtKind::If(c, a, b) => {
+                let ct = self.expr(c)?;
+                self.solver.unify(&ct, &boolt(), span)?;
+                self.block(a)?;
+                if let Some(b) = b {
+                    self.block(b)?;
+                }
+            }
+            StmtKind::While(c, body) => {
+                let ct = self.expr(c)?;
+                self.solver.unify(&ct, &boolt(), span)?;
+                self.block(body)?;
+            }
+            StmtKind::Loop(body) => {
+                self.block(body)?;
+            }
+            StmtKind::For { var, start, end, step, body, .. } => {
+                let vt = self.local(*var);
+                let st = self.expr(start)?;
+                let et = self.expr(end)?;
+                self.solver.unify(&vt, &st, span)?;
+                self.solver.unify(&vt, &et, span)?;
+                self.solver.require(&vt, Kind::Int, span)?;
+                if let Some(step) = step {
+                    let t = self.expr(step)?;
+                    self.solver.require(&t, Kind::Int, span)?;
+                }
+                self.block(body)?;
+            }
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return => {}
+        }
+        Ok(())
+    }
+
+    fn place(&mut self, p: &Place, span: Span) -> Result<Term> {
+        match p {
+            Place::Local(id) => Ok(self.local(*id)),
+            Place::Element(c, idx) => self.load(*c, idx, span),
+            Place::ArrayElement(id, idx) => {
+                let mut t = self.local(*id);
+                for i in idx {
+                    let it = self.expr(i)?;
+                    self.solver.require(&it, Kind::Int, span)?;
+                    t = match self.solver.resolve(&t) {
+                        Term::ArrayOf(elem, _) => *elem,
+                        other => return Err(type_error(span, format!("indexing a non-array {other:?}"))),
+                    };
+                }
+                Ok(t)
+            }
+        }
+    }
+
+    fn load(&mut self, c: CaptureId, idx: &[Expr], span: Span) -> Result<Term> {
+        let (elem, rank) = match self.capture(c, span)? {
+            CaptureKind::Container { elem, rank, .. } => (*elem, *rank),
+            CaptureKind::Scalar(_) => return Err(type_error(span, "indexing a scalar capture".to_string())),
+        };
+        if idx.len() == 1 {
+            let t = self.expr(&idx[0])?;
+            match self.solver.resolve(&t) {
+                Term::Known(Type::Index(n)) if n == rank => {}
+                _ if rank == 1 => self.solver.unify(&t, &i32t(), span)?,
+                other => return Err(type_error(span, format!("a rank-{rank} container indexed by {other:?}"))),
+            }
+        } else {
+            if idx.len() as u32 != rank {
+                return Err(type_error(span, format!("a rank-{rank} container indexed by {} indices", idx.len())));
+            }
+            for i in idx {
+                let t = self.expr(i)?;
+                self.solver.unify(&t, &i32t(), span)?;
+            }
+        }
+        Ok(Term::Known(Type::Scalar(elem)))
+    }
+
+    fn lit(&mut self, l: &Lit) -> Term {
+        match l {
+            Lit::Int(_, Some(s)) | Lit::Float(_, Some(s)) => Term::Known(Type::Scalar(*s)),
+            Lit::Int(_, None) => {
+                let t = self.solver.fresh(Kind::Int);
+                self.literals.push(t.clone());
+                t
+            }
+            Lit::Float(_, None) => {
+                let t = self.solver.fresh(Kind::Float);
+                self.literals.push(t.clone());
+                t
+            }
+            Lit::Bool(_) => boolt(),
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<Term> {
+        let span = e.span;
+        Ok(match &e.kind {
+            ExprKind::Lit(l) => self.lit(l),
+            ExprKind::Local(id) => self.local(*id),
+            ExprKind::Capture(c) => match self.capture(*c, span)? {
+                CaptureKind::Scalar(s) => Term::Known(Type::Scalar(*s)),
+                CaptureKind::Container { .. } => {
+                    return Err(type_error(span, "a container used as a value".to_string()));
+                }
+            },
+            ExprKind::KernelIndex => Term::Known(Type::Index(self.rank)),
+            ExprKind::Binary(op, l, r) => {
+                let lt = self.expr(l)?;
+                let rt = self.expr(r)?;
+                match op {
+                    BinOp::And | BinOp::Or => {
+                        self.solver.unify(&lt, &boolt(), span)?;
+                        self.solver.unify(&rt, &boolt(), span)?;
+                        boolt()
+                    }
+                    BinOp::Shl | BinOp::Shr => {
+                        self.solver.require(&lt, Kind::Int, span)?;
+                        self.solver.require(&rt, Kind::Int, span)?;
+                        lt
+                    }
+                    op if op.is_comparison() => {
+                        self.solver.unify(&lt, &rt, span)?;
+                        boolt()
+                    }
+                    _ => {
+                        // Index arithmetic: Index op Index, or Index op i32.
+                        match (self.solver.resolve(&lt), self.solver.resolve(&rt)) {
+                            (Term::Known(Type::Index(n)), other) | (other, Term::Known(Type::Index(n))) => {
+                                match other {
+                                    Term::Known(Type::Index(m)) if m == n => {}
+                                    t => self.solver.unify(&t, &i32t(), span)?,
+                                }
+                                Term::Known(Type::Index(n))
+                            }
+                            _ => {
+                                self.solver.unify(&lt, &rt, span)?;
+                                lt
+                            }
+                        }
+                    }
+                }
+            }
+            ExprKind::Unary(_, x) => self.expr(x)?,
+            ExprKind::Cast(x, s) => {
+                self.expr(x)?;
+                Term::Known(Type::Scalar(*s))
+            }
+            ExprKind::Load(c, idx) => self.load(*c, idx, span)?,
+            ExprKind::IndexComponent(x, k) => {
+                let xt = self.expr(x)?;
+                let kt = self.expr(k)?;
+                self.solver.require(&kt, Kind::Int, span)?;
+                match self.solver.resolve(&xt) {
+                    Term::Known(Type::Index(_)) => i32t(),
+                    other => return Err(type_error(span, format!("component of a non-index {other:?}"))),
+                }
+            }
+            ExprKind::MakeIndex(parts) => {
+                for p in parts {
+                    let t = self.expr(p)?;
+                    self.solver.unify(&t, &i32t(), span)?;
+                }
+                Term::Known(Type::Index(parts.len() as u32))
+            }
+            ExprKind::ArrayElement(a, i) => {
+                let at = self.expr(a)?;
+                let it = self.expr(i)?;
+                self.solver.require(&it, Kind::Int, span)?;
+                match self.solver.resolve(&at) {
+                    Term::ArrayOf(elem, _) => *elem,
+                    Term::Known(Type::Index(_)) => i32t(),
+                    other => return Err(type_error(span, format!("indexing a non-array {other:?}"))),
+                }
+            }
+            ExprKind::MakeArray(items) => {
+                let t = self.solver.fresh(Kind::Any);
+                for i in items {
+                    let it = self.expr(i)?;
+                    self.solver.unify(&t, &it, span)?;
+                }
+                Term::ArrayOf(Box::new(t), items.len() as u32)
+            }
+            ExprKind::RepeatArray(x, n) => Term::ArrayOf(Box::new(self.expr(x)?), *n),
+            ExprKind::Call(f, args) => self.call(*f, args, span)?,
+            ExprKind::If(c, a, b) => {
+                let ct = self.expr(c)?;
+                self.solver.unify(&ct, &boolt(), span)?;
+                let at = self.block(a)?;
+                let bt = self.block(b)?;
+                self.solver.unify(&at, &bt, span)?;
+                at
+            }
+            ExprKind::Block(b) => self.block(b)?,
+        })
+    }
+
+    fn call(&mut self, f: Builtin, args: &[Expr], span: Span) -> Result<Term> {
+        let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
+        let first = ts
+            .first()
+            .cloned()
+            .ok_or_else(|| type_error(span, format!("{f:?} needs an argument")))?;
+        use Builtin::*;
+        match f {
+            CountOnes | LeadingZeros | TrailingZeros => {
+                self.solver.require(&first, Kind::Int, span)?;
+                Ok(Term::Known(Type::Scalar(Scalar::U32)))
+            }
+            ReverseBits => {
+                self.solver.require(&first, Kind::Int, span)?;
+                Ok(first)
+            }
+            Abs | Min | Max | Clamp => {
+                for t in &ts[1..] {
+                    self.solver.unify(&first, t, span)?;
+                }
+                Ok(first)
+            }
+            _ => {
+                self.solver.require(&first, Kind::Float, span)?;
+                for t in &ts[1..] {
+                    self.solver.unify(&first, t, span)?;
+                }
+                Ok(first)
+            }
+        }
+    }
+}
+
+/// Reconstructs the types of `kernel`, writing them into its unsuffixed
+/// literals, and returns the types of its locals.
+///
+/// # Errors
+///
+/// [`Error::KernelCompile`] if the body is ill-typed (a bug: rustc accepted
+/// the same body).
+pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
+    let mut checker = Checker {
+        solver: Solver {
+            parent: Vec::new(),
+            kind: Vec::new(),
+            bound: Vec::new(),
+        },
+        locals: HashMap::new(),
+        captures: &kernel.captures,
+        rank: kernel.rank,
+        literals: Vec::new(),
+    };
+    checker.block(&kernel.body)?;
+    let mut resolved = Vec::with_capacity(checker.literals.len());
+    for t in std::mem::take(&mut checker.literals) {
+        resolved.push(checker.solver.finish(&t));
+    }
+    let mut types = Types::default();
+    let locals: Vec<(LocalId, Term)> = checker.locals.iter().map(|(k, v)| (*k, v.clone())).collect();
+    for (id, t) in locals {
+        types.locals.insert(id, checker.solver.finish(&t));
+    }
+    let mut next = resolved.into_iter();
+    write_literals_block(&mut kernel.body, &mut next);
+    Ok(types)
+}
+
+fn write_literals_block(b: &mut Block, next: &mut impl Iterator<Item = Type>) {
+    for s in &mut b.stmts {
+        write_literals_stmt(s, next);
+    }
+    if let Some(t) = &mut b.tail {
+        write_literals(t, next);
+    }
+}
+
+fn write_literals_stmt(s: &mut Stmt, next: &mut impl Iterator<Item = Type>) {
+    match &mut s.kind {
+        StmtKind::Let { init, .. } => {
+            if let Some(e) = init {
+                write_literals(e, next);
+            }
+        }
+        StmtKind::Assign(place, _, e) => {
+            match place {
+                Place::Local(_) => {}
+                Place::Element(_, idx) | Place::ArrayElement(_, idx) => {
+                    idx.iter_mut().for_each(|i| write_literals(i, next));
+                }
+            }
+            write_literals(e, next);
+        }
+        StmtKind::Expr(e) => write_literals(e, next),
+        StmtKind::If(c, a, b) => {
+            write_literals(c, next);
+            write_literals_block(a, next);
+            if let Some(b) = b {
+                write_literals_block(b, next);
+            }
+        }
+        StmtKind::While(c, body) => {
+            write_literals(c, next);
+            write_literals_block(body, next);
+        }
+        StmtKind::Loop(body) => write_literals_block(body, next),
+        StmtKind::For { start, end, step, body, .. } => {
+            write_literals(start, next);
+            write_literals(end, next);
+            if let Some(step) = step {
+                write_literals(step, next);
+            }
+            write_literals_block(body, next);
+        }
+        StmtKind::Break | StmtKind::Continue | StmtKind::Return => {}
+    }
+}
+
+/// Visits expressions in exactly the order [`Checker::expr`] does.
+fn write_literals(e: &mut Expr, next: &mut impl Iterator<Item = Type>) {
+    match &mut e.kind {
+        ExprKind::Lit(Lit::Int(_, suffix @ None)) | ExprKind::Lit(Lit::Float(_, suffix @ None)) => {
+            if let Some(Type::Scalar(s)) = next.next() {
+                *suffix = Some(s);
+            }
+        }
+        ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Capture(_) | ExprKind::KernelIndex => {}
+        ExprKind::Binary(_, l, r) => {
+            write_literals(l, next);
+            write_literals(r, next);
+        }
+        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) => write_literals(x, next),
+        ExprKind::Load(_, idx) | ExprKind::MakeIndex(idx) | ExprKind::MakeArray(idx) | ExprKind::Call(_, idx) => {
+            idx.iter_mut().for_each(|i| write_literals(i, next));
+        }
+        ExprKind::IndexComponent(a, b) | ExprKind::ArrayElement(a, b) => {
+            write_literals(a, next);
+            write_literals(b, next);
+        }
+        ExprKind::RepeatArray(x, _) => write_literals(x, next),
+        ExprKind::If(c, a, b) => {
+            write_literals(c, next);
+            write_literals_block(a, next);
+            write_literals_block(b, next);
+        }
+        ExprKind::Block(b) => write_literals_block(b, next),
+    }
+}

@@ -1,0 +1,830 @@
+//! The WGSL writer: a type-checked [`Kernel`] to WGSL source.
+//!
+//! One writer emits every construct; a [`Namer`] gives every local and
+//! capture a WGSL name that is neither a reserved word nor taken. Expressions
+//! that need statements (`if` and block expressions) are hoisted into
+//! temporaries before the statement that uses them, which is sound because
+//! kernel expressions have no side effects.
+//!
+//! Non-tiled domains run as a one-dimensional grid of 256-thread workgroups
+//! (split over two dispatch dimensions past the per-dimension limit); each
+//! thread rebuilds its `Index<N>` from its linear id, so any rank works and
+//! the last dimension is the fastest-varying, for coalesced accesses.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use super::ir::*;
+use super::typeck::Types;
+use crate::{Error, Result};
+
+/// Threads per workgroup of a non-tiled launch.
+pub(crate) const WORKGROUP_SIZE: u32 = 256;
+
+/// WGSL keywords and reserved words a generated name must avoid.
+const RESERVED: &[&str] = &[
+    "alias", "array", "atomic", "bitcast", "bool", "break", "case", "const", "const_assert",
+    "continue", "continuing", "default", "diagnostic", "discard", "else", "enable", "f16", "f32",
+    "f64", "false", "fn", "for", "i32", "i64", "if", "let", "loop", "mat2x2", "mat2x3", "mat2x4",
+    "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4", "override", "ptr", "requires",
+    "return", "sampler", "struct", "switch", "true", "u32", "u64", "var", "vec2", "vec3", "vec4",
+    "while", "NULL", "Self", "abstract", "active", "alignas", "alignof", "as", "asm", "async",
+    "attribute", "auto", "await", "become", "binding_array", "cast", "catch", "class", "co_await",
+    "co_return", "co_yield", "coherent", "column_major", "common", "compile", "compile_fragment",
+    "concept", "const_cast", "consteval", "constexpr", "constinit", "crate", "debugger", "decltype",
+    "delete", "demote", "demote_to_helper", "do", "dynamic_cast", "enum", "explicit", "export",
+    "extends", "extern", "external", "fallthrough", "filter", "final", "finally", "friend", "from",
+    "fxgroup", "get", "goto", "groupshared", "highp", "impl", "implements", "import", "inline",
+    "instanceof", "interface", "layout", "lowp", "macro", "macro_rules", "match", "mediump", "meta",
+    "mod", "module", "move", "mut", "mutable", "namespace", "new", "nil", "noexcept", "noinline",
+    "nointerpolation", "noperspective", "null", "nullptr", "of", "operator", "package",
+    "packoffset", "partition", "pass", "patch", "pixelfragment", "precise", "precision", "premerge",
+    "priv", "protected", "pub", "public", "readonly", "ref", "regardless", "register",
+    "reinterpret_cast", "require", "resource", "restrict", "self", "set", "shared", "sizeof",
+    "smooth", "snorm", "static", "static_assert", "static_cast", "std", "subroutine", "super",
+    "target", "template", "this", "thread_local", "throw", "trait", "try", "type", "typedef",
+    "typeid", "typename", "typeof", "union", "unless", "unorm", "unsafe", "unsized", "use", "using",
+    "varying", "virtual", "volatile", "wgsl", "where", "with", "writeonly", "yield",
+];
+
+/// Gives each entity a unique WGSL name derived from its Rust name.
+#[derive(Debug, Default)]
+pub(crate) struct Namer {
+    taken: HashSet<String>,
+}
+
+impl Namer {
+    /// A unique, non-reserved WGSL identifier based on `base`.
+    pub(crate) fn name(&mut self, base: &str) -> String {
+        let mut stem: String = base
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .collect();
+        if stem.is_empty() || stem.starts_with(|c: char| c.is_ascii_digit()) {
+            stem.insert(0, 'v');
+        }
+        // `__` prefixes are reserved in WGSL; our own names use `amp_`.
+        while stem.starts_with("__") {
+            stem.remove(0);
+        }
+        if stem == "_" {
+            stem = "v_".to_string();
+        }
+        if RESERVED.contains(&stem.as_str()) || stem.starts_with("amp_") {
+            stem.push('_');
+        }
+        let mut name = stem.clone();
+        let mut n = 1;
+        while !self.taken.insert(name.clone()) {
+            name = format!("{stem}_{n}");
+            n += 1;
+        }
+        name
+    }
+
+    /// Reserves an internal name (`amp_*`), which user names never take.
+    pub(crate) fn internal(&mut self, name: &str) -> String {
+        self.taken.insert(name.to_string());
+        name.to_string()
+    }
+}
+
+/// The layout of the launch parameters (a uniform block), in 32-bit words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ParamLayout {
+    /// Word offset of each capture's first parameter (containers: offset,
+    /// extent, strides; scalars: the value).
+    pub(crate) capture_words: Vec<u32>,
+    /// Total words (padded to 16 bytes).
+    pub(crate) words: u32,
+}
+
+/// A WGSL module for a kernel, with the facts the launcher needs.
+#[derive(Debug, Clone)]
+pub(crate) struct Shader {
+    /// The WGSL source.
+    pub(crate) source: String,
+    /// The launch parameters' layout.
+    pub(crate) params: ParamLayout,
+    /// Whether the module uses `f64`.
+    pub uses_f64: bool,
+}
+
+struct Writer<'k> {
+    kernel: &'k Kernel,
+    types: &'k Types,
+    namer: Namer,
+    locals: std::collections::HashMap<LocalId, String>,
+    captures: Vec<String>,
+    out: String,
+    indent: usize,
+    tmp: u32,
+    uses_f64: bool,
+}
+
+fn compile_error(span: Span, message: impl Into<String>) -> Error {
+    Error::KernelCompile {
+        kernel: span.to_string(),
+        message: message.into(),
+    }
+}
+
+fn type_wgsl(t: &Type) -> String {
+    match t {
+        Type::Scalar(s) => s.wgsl().to_string(),
+        Type::Index(n) => format!("array<i32, {n}>"),
+        Type::Array(elem, n) => format!("array<{}, {n}>", type_wgsl(elem)),
+    }
+}
+
+/// Writes `kernel` (already type-checked) as WGSL.
+///
+/// # Errors
+///
+/// [`Error::KernelCompile`] for a construct the writer cannot express.
+pub(crate) fn write(kernel: &Kernel, types: &Types) -> Result<Shader> {
+    let w = Writer {
+        kernel,
+        types,
+        namer: Namer::default(),
+        locals: Default::default(),
+        captures: Vec::new(),
+        out: String::new(),
+        indent: 0,
+        tmp: 0,
+        uses_f64: false,
+    };
+    w.module()
+}
+
+impl Writer<'_> {
+    fn line(&mut self, text: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn module(mut self) -> Result<Shader> {
+        let k = self.kernel;
+        let rank = k.rank as usize;
+        // Parameters: total work items, the domain extent, then captures.
+        let mut fields: Vec<(String, &'static str)> = vec![("amp_total".into(), "u32")];
+        for d in 0..rank {
+            fields.push((format!("amp_e{d}"), "i32"));
+        }
+        let mut capture_words = Vec::new();
+        let mut f64_fields = Vec::new();
+        for (i, (name, kind)) in k.captures.iter().enumerate() {
+            let wgsl_name = self.namer.name(name);
+            match kind {
+                CaptureKind::Container { rank, .. } => {
+                    capture_words.push(fields.len() as u32);
+                    fields.push((format!("amp_c{i}_off"), "u32"));
+                    for d in 0..*rank {
+                        fields.push((format!("amp_c{i}_e{d}"), "i32"));
+                    }
+                    for d in 0..*rank {
+                        fields.push((format!("amp_c{i}_s{d}"), "u32"));
+                    }
+                }
+                CaptureKind::Scalar(Scalar::F64) => {
+                    capture_words.push(u32::MAX); // placed below, 8-aligned
+                    f64_fields.push(i);
+                }
+                CaptureKind::Scalar(Scalar::Bool) => {
+                    capture_words.push(fields.len() as u32);
+                    fields.push((format!("amp_s{i}"), "u32"));
+                }
+                CaptureKind::Scalar(s) => {
+                    capture_words.push(fields.len() as u32);
+                    fields.push((format!("amp_s{i}"), s.wgsl()));
+                }
+            }
+            self.captures.push(wgsl_name);
+        }
+        if !f64_fields.is_empty() {
+            self.uses_f64 = true;
+            if fields.len() % 2 == 1 {
+                fields.push(("amp_pad".into(), "u32"));
+            }
+            for i in f64_fields {
+                capture_words[i] = fields.len() as u32;
+                fields.push((format!("amp_s{i}"), "f64"));
+                fields.push((String::new(), "")); // second word of the f64
+            }
+        }
+        let words = (fields.len() as u32).next_multiple_of(4);
+
+        self.line("// Generated by amp-rs from a parallel_for_each! kernel.");
+        let _ = writeln!(self.out, "// kernel: {}", k.name);
+        self.line("struct AmpParams {");
+        for (name, ty) in fields.iter().filter(|f| !f.0.is_empty()) {
+            let _ = writeln!(self.out, "    {name}: {ty},");
+        }
+        self.line("}");
+        let mut binding = 0;
+        for (i, (_, kind)) in k.captures.iter().enumerate() {
+            if let CaptureKind::Container { elem, writable, .. } = kind {
+                if *elem == Scalar::F64 {
+                    self.uses_f64 = true;
+                }
+                let access = if *writable { "read_write" } else { "read" };
+                let _ = writeln!(
+                    self.out,
+                    "@group(0) @binding({binding}) var<storage, {access}> {}: array<{}>;",
+                    self.captures[i],
+                    elem.wgsl()
+                );
+                binding += 1;
+            }
+        }
+        let _ = writeln!(self.out, "@group(0) @binding({binding}) var<uniform> amp_p: AmpParams;");
+        self.namer.internal("amp_p");
+        let _ = writeln!(
+            self.out,
+            "\n@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_index) amp_li: u32) {{"
+        );
+        self.indent = 1;
+        self.line(&format!("let amp_lin = (amp_wg.y * amp_nwg.x + amp_wg.x) * {WORKGROUP_SIZE}u + amp_li;"));
+        self.line("if (amp_lin >= amp_p.amp_total) { return; }");
+        self.line(&format!("var amp_idx: array<i32, {rank}>;"));
+        self.line("var amp_rem = amp_lin;");
+        for d in (0..rank).rev() {
+            self.line(&format!("amp_idx[{d}] = i32(amp_rem % u32(amp_p.amp_e{d}));"));
+            if d > 0 {
+                self.line(&format!("amp_rem = amp_rem / u32(amp_p.amp_e{d});"));
+            }
+        }
+        let body = &k.body;
+        self.block_stmts(body)?;
+        if let Some(t) = &body.tail {
+            let mut pre = Vec::new();
+            let _ = self.expr(t, &mut pre)?;
+            self.flush_pre(pre);
+        }
+        self.indent = 0;
+        self.line("}");
+        if self.uses_f64 {
+            // naga needs no `enable` for f64; the device feature gates it.
+        }
+        Ok(Shader {
+            source: self.out,
+            params: ParamLayout {
+                capture_words,
+                words,
+            },
+            uses_f64: self.uses_f64,
+        })
+    }
+
+    fn flush_pre(&mut self, pre: Vec<String>) {
+        for p in pre {
+            self.line(&p);
+        }
+    }
+
+    fn local_type(&self, id: LocalId, span: Span) -> Result<Type> {
+        self.types
+            .locals
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| compile_error(span, "a local of unknown type"))
+    }
+
+    fn local_name(&self, id: LocalId, span: Span) -> Result<String> {
+        self.locals
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| compile_error(span, "a local used before its declaration"))
+    }
+
+    fn block_stmts(&mut self, b: &Block) -> Result<()> {
+        for s in &b.stmts {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    /// A nested block `{ .. }` whose tail (if any) is discarded.
+    fn nested(&mut self, b: &Block) -> Result<()> {
+        self.indent += 1;
+        self.block_stmts(b)?;
+        if let Some(t) = &b.tail {
+            let mut pre = Vec::new();
+            let _ = self.expr(t, &mut pre)?;
+            self.flush_pre(pre);
+        }
+        self.indent -= 1;
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<()> {
+        let span = s.span;
+        match &s.kind {
+            StmtKind::Let { local, name, init, .. } => {
+                let ty = self.local_type(*local, span)?;
+                let mut pre = Vec::new();
+                let value = init.as_ref().map(|e| self.expr(e, &mut pre)).transpose()?;
+                self.flush_pre(pre);
+                if ty == Type::Scalar(Scalar::F64) {
+                    self.uses_f64 = true;
+                }
+                let wname = self.namer.name(name);
+                self.locals.insert(*local, wname.clone());
+                match value {
+                    Some(v) => self.line(&format!("var {wname}: {} = {};", type_wgsl(&ty), v.0)),
+                    None => self.line(&format!("var {wname}: {};", type_wgsl(&ty))),
+                }
+            }
+            StmtKind::Assign(place, op, e) => {
+                let mut pre = Vec::new();
+                let (target, target_ty) = self.place(place, span, &mut pre)?;
+                let value = self.expr(e, &mut pre)?;
+                let value = match op {
+                    None => value.0,
+                    Some(op) => self.binary(*op, (target.clone(), target_ty), value, span)?.0,
+                };
+                self.flush_pre(pre);
+                self.line(&format!("{target} = {value};"));
+            }
+            StmtKind::Expr(e) => {
+                let mut pre = Vec::new();
+                let _ = self.expr(e, &mut pre)?;
+                self.flush_pre(pre);
+            }
+            StmtKind::If(c, a, b) => {
+                let mut pre = Vec::new();
+                let cond = self.expr(c, &mut pre)?;
+                self.flush_pre(pre);
+                self.line(&format!("if ({}) {{", cond.0));
+                self.nested(a)?;
+                if let Some(b) = b {
+                    self.line("} else {");
+                    self.nested(b)?;
+                }
+                self.line("}");
+            }
+            StmtKind::While(c, body) => {
+                self.line("loop {");
+                self.indent += 1;
+                let mut pre = Vec::new();
+                let cond = self.expr(c, &mut pre)?;
+                self.flush_pre(pre);
+                self.line(&format!("if (!({})) {{ break; }}", cond.0));
+                self.indent -= 1;
+                self.nested(body)?;
+                self.line("}");
+            }
+            StmtKind::Loop(body) => {
+                self.line("loop {");
+                self.nested(body)?;
+                self.line("}");
+            }
+            StmtKind::For { var, name, start, end, inclusive, step, body } => {
+                let ty = self.local_type(*var, span)?;
+                let tw = type_wgsl(&ty);
+                let mut pre = Vec::new();
+                let start = self.expr(start, &mut pre)?;
+                let end = self.expr(end, &mut pre)?;
+                let step = match step {
+                    Some(s) => {
+                        let v = self.expr(s, &mut pre)?;
+                        format!("{tw}({})", v.0)
+                    }
+                    None => format!("{tw}(1)"),
+                };
+                self.flush_pre(pre);
+                self.line("{");
+                self.indent += 1;
+                let end_name = self.fresh();
+                let step_name = self.fresh();
+                let wname = self.namer.name(name);
+                self.locals.insert(*var, wname.clone());
+                self.line(&format!("let {end_name} = {};", end.0));
+                self.line(&format!("let {step_name} = {step};"));
+                self.line(&format!("var {wname}: {tw} = {};", start.0));
+                let cmp = if *inclusive { "<=" } else { "<" };
+                self.line("loop {");
+                self.indent += 1;
+                self.line(&format!("if (!({wname} {cmp} {end_name})) {{ break; }}"));
+                self.indent -= 1;
+                self.nested(body)?;
+                self.indent += 1;
+                if *inclusive {
+                    // `..=` ends after `end` even when `end` is the type's maximum.
+                    self.line("continuing {");
+                    self.line(&format!("    break if {wname} > {end_name} - {step_name};"));
+                    self.line(&format!("    {wname} = {wname} + {step_name};"));
+                    self.line("}");
+                } else {
+                    self.line(&format!("continuing {{ {wname} = {wname} + {step_name}; }}"));
+                }
+                self.indent -= 1;
+                self.line("}");
+                self.indent -= 1;
+                self.line("}");
+            }
+            StmtKind::Break => self.line("break;"),
+            StmtKind::Continue => self.line("continue;"),
+            StmtKind::Return => self.line("return;"),
+        }
+        Ok(())
+    }
+
+    fn fresh(&mut self) -> String {
+        self.tmp += 1;
+        self.namer.internal(&format!("amp_t{}", self.tmp))
+    }
+
+    fn capture_container(&self, c: CaptureId, span: Span) -> Result<(usize, Scalar, u32)> {
+        match self.kernel.captures.get(c.0 as usize) {
+            Some((_, CaptureKind::Container { elem, rank, .. })) => Ok((c.0 as usize, *elem, *rank)),
+            _ => Err(compile_error(span, "not a container capture")),
+        }
+    }
+
+    /// The element address expression of `c[idx]`.
+    fn address(&mut self, c: CaptureId, idx: &[Expr], span: Span, pre: &mut Vec<String>) -> Result<(String, Scalar)> {
+        let (i, elem, rank) = self.capture_container(c, span)?;
+        let comps: Vec<String> = if idx.len() == 1 {
+            let (e, t) = self.expr(&idx[0], pre)?;
+            match t {
+                Type::Index(_) => {
+                    let tmp = self.fresh();
+                    pre.push(format!("let {tmp} = {e};"));
+                    (0..rank).map(|d| format!("{tmp}[{d}]")).collect()
+                }
+                _ => vec![e],
+            }
+        } else {
+            idx.iter()
+                .map(|x| self.expr(x, pre).map(|v| v.0))
+                .collect::<Result<_>>()?
+        };
+        let mut addr = format!("amp_p.amp_c{i}_off");
+        for (d, comp) in comps.iter().enumerate() {
+            let _ = write!(addr, " + u32({comp}) * amp_p.amp_c{i}_s{d}");
+        }
+        Ok((format!("{}[{addr}]", self.captures[i]), elem))
+    }
+
+    fn place(&mut self, p: &Place, span: Span, pre: &mut Vec<String>) -> Result<(String, Type)> {
+        match p {
+            Place::Local(id) => Ok((self.local_name(*id, span)?, self.local_type(*id, span)?)),
+            Place::Element(c, idx) => {
+                let (a, elem) = self.address(*c, idx, span, pre)?;
+                Ok((a, Type::Scalar(elem)))
+            }
+            Place::ArrayElement(id, idx) => {
+                let mut s = self.local_name(*id, span)?;
+                let mut t = self.local_type(*id, span)?;
+                for i in idx {
+                    let (v, _) = self.expr(i, pre)?;
+                    let _ = write!(s, "[{v}]");
+                    t = match t {
+                        Type::Array(elem, _) => *elem,
+                        Type::Index(_) => Type::Scalar(Scalar::I32),
+                        _ => return Err(compile_error(span, "indexing a non-array")),
+                    };
+                }
+                Ok((s, t))
+            }
+        }
+    }
+
+    fn lit(&mut self, l: &Lit, span: Span) -> Result<(String, Type)> {
+        Ok(match *l {
+            Lit::Bool(b) => (b.to_string(), Type::Scalar(Scalar::Bool)),
+            Lit::Int(v, s) => {
+                let s = s.unwrap_or(Scalar::I32);
+                let text = match s {
+                    Scalar::I32 if v <= i32::MAX as u128 => format!("{v}i"),
+                    Scalar::I32 if v == 1 << 31 => "(-2147483647i - 1i)".to_string(),
+                    Scalar::U32 if v <= u32::MAX as u128 => format!("{v}u"),
+                    Scalar::F32 => format!("{v}.0f"),
+                    Scalar::F64 => {
+                        self.uses_f64 = true;
+                        format!("{v}.0lf")
+                    }
+                    _ => return Err(compile_error(span, format!("literal {v} does not fit in {}", s.rust()))),
+                };
+                (text, Type::Scalar(s))
+            }
+            Lit::Float(v, s) => {
+                let s = s.unwrap_or(Scalar::F64);
+                let text = match s {
+                    Scalar::F32 => format!("{:?}f", v as f32),
+                    _ => {
+                        self.uses_f64 = true;
+                        format!("{v:?}lf")
+                    }
+                };
+                (text.replace("inf", "1e999"), Type::Scalar(s))
+            }
+        })
+    }
+
+    /// Writes `e`; statements it needs first go to `pre`.
+    fn expr(&mut self, e: &Expr, pre: &mut Vec<String>) -> Result<(String, Type)> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Lit(l) => self.lit(l, span),
+            ExprKind::Local(id) => Ok((self.local_name(*id, span)?, self.local_type(*id, span)?)),
+            ExprKind::Capture(c) => match self.kernel.captures.get(c.0 as usize) {
+                Some((_, CaptureKind::Scalar(Scalar::Bool))) => {
+                    Ok((format!("(amp_p.amp_s{} != 0u)", c.0), Type::Scalar(Scalar::Bool)))
+                }
+                Some((_, CaptureKind::Scalar(s))) => Ok((format!("amp_p.amp_s{}", c.0), Type::Scalar(*s))),
+                _ => Err(compile_error(span, "a container used as a value")),
+            },
+            ExprKind::KernelIndex => Ok(("amp_idx".to_string(), Type::Index(self.kernel.rank))),
+            ExprKind::Binary(op, l, r) => {
+                let lv = self.expr(l, pre)?;
+                let rv = self.expr(r, pre)?;
+                self.binary(*op, lv, rv, span)
+            }
+            ExprKind::Unary(op, x) => {
+                if let (UnOp::Neg, ExprKind::Lit(Lit::Int(v, Some(Scalar::I32)))) = (op, &x.kind) {
+                    if *v == 1 << 31 {
+                        return Ok(("(-2147483647i - 1i)".to_string(), Type::Scalar(Scalar::I32)));
+                    }
+                }
+                let (v, t) = self.expr(x, pre)?;
+                let text = match (op, &t) {
+                    (UnOp::Neg, Type::Index(n)) => {
+                        let tmp = self.fresh();
+                        pre.push(format!("let {tmp} = {v};"));
+                        let parts: Vec<String> = (0..*n).map(|d| format!("-{tmp}[{d}]")).collect();
+                        format!("array<i32, {n}>({})", parts.join(", "))
+                    }
+                    (UnOp::Neg, _) => format!("(-{v})"),
+                    (UnOp::Not, Type::Scalar(Scalar::Bool)) => format!("(!{v})"),
+                    (UnOp::Not, _) => format!("(~{v})"),
+                };
+                Ok((text, t))
+            }
+            ExprKind::Cast(x, to) => {
+                let (v, from) = self.expr(x, pre)?;
+                if *to == Scalar::F64 {
+                    self.uses_f64 = true;
+                }
+                let text = match from {
+                    Type::Scalar(f) if f == *to => v,
+                    Type::Scalar(f) if f.is_float() && to.is_int() => {
+                        // Rust: NaN -> 0, saturating at the integer range.
+                        let (lo, hi) = match (*to, f) {
+                            (Scalar::I32, Scalar::F32) => ("-2147483648.0", "2147483520.0"),
+                            (Scalar::I32, _) => ("-2147483648.0", "2147483647.0"),
+                            (_, Scalar::F32) => ("0.0", "4294967040.0"),
+                            _ => ("0.0", "4294967295.0"),
+                        };
+                        let ty = f.wgsl();
+                        let tmp = self.fresh();
+                        pre.push(format!("let {tmp} = {v};"));
+                        format!(
+                            "select({to}(clamp({tmp}, {ty}({lo}), {ty}({hi}))), select({to}(0), {max}, {tmp} > {ty}({hi})), {tmp} != {tmp} || {tmp} > {ty}({hi}))",
+                            to = to.wgsl(),
+                            max = if *to == Scalar::I32 { "2147483647i" } else { "4294967295u" }
+                        )
+                    }
+                    _ => format!("{}({v})", to.wgsl()),
+                };
+                Ok((text, Type::Scalar(*to)))
+            }
+            ExprKind::Load(c, idx) => {
+                let (a, elem) = self.address(*c, idx, span, pre)?;
+                Ok((a, Type::Scalar(elem)))
+            }
+            ExprKind::IndexComponent(x, k) => {
+                let (v, _) = self.expr(x, pre)?;
+                let (kv, _) = self.expr(k, pre)?;
+                let base = if v.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    v
+                } else {
+                    let tmp = self.fresh();
+                    pre.push(format!("var {tmp} = {v};"));
+                    tmp
+                };
+                Ok((format!("{base}[{kv}]"), Type::Scalar(Scalar::I32)))
+            }
+            ExprKind::MakeIndex(parts) => {
+                let vals: Vec<String> = parts
+                    .iter()
+                    .map(|p| self.expr(p, pre).map(|v| v.0))
+                    .collect::<Result<_>>()?;
+                Ok((format!("array<i32, {}>({})", parts.len(), vals.join(", ")), Type::Index(parts.len() as u32)))
+            }
+            ExprKind::ArrayElement(a, i) => {
+                let (av, at) = self.expr(a, pre)?;
+                let (iv, _) = self.expr(i, pre)?;
+                let elem = match at {
+                    Type::Array(elem, _) => *elem,
+                    Type::Index(_) => Type::Scalar(Scalar::I32),
+                    _ => return Err(compile_error(span, "indexing a non-array")),
+                };
+                let base = if av.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    av
+                } else {
+                    let tmp = self.fresh();
+                    pre.push(format!("var {tmp} = {av};"));
+                    tmp
+                };
+                Ok((format!("{base}[{iv}]"), elem))
+            }
+            ExprKind::MakeArray(items) => {
+                let mut vals = Vec::new();
+                let mut elem = Type::Scalar(Scalar::I32);
+                for i in items {
+                    let (v, t) = self.expr(i, pre)?;
+                    vals.push(v);
+                    elem = t;
+                }
+                let ty = Type::Array(Box::new(elem), items.len() as u32);
+                Ok((format!("{}({})", type_wgsl(&ty), vals.join(", ")), ty))
+            }
+            ExprKind::RepeatArray(x, n) => {
+                let (v, t) = self.expr(x, pre)?;
+                let tmp = self.fresh();
+                pre.push(format!("let {tmp} = {v};"));
+                let ty = Type::Array(Box::new(t), *n);
+                let vals = vec![tmp; *n as usize];
+                Ok((format!("{}({})", type_wgsl(&ty), vals.join(", ")), ty))
+            }
+            ExprKind::Call(f, args) => {
+                let vals: Vec<(String, Type)> = args.iter().map(|a| self.expr(a, pre)).collect::<Result<_>>()?;
+                self.call(*f, vals, span, pre)
+            }
+            ExprKind::If(c, a, b) => {
+                let (cv, _) = self.expr(c, pre)?;
+                let tmp = self.fresh();
+                // Write both branches into a nested writer state.
+                let (a_pre, a_val) = self.hoisted_block(a)?;
+                let (b_pre, b_val) = self.hoisted_block(b)?;
+                let ty = a_val.1.clone();
+                pre.push(format!("var {tmp}: {};", type_wgsl(&ty)));
+                pre.push(format!("if ({cv}) {{"));
+                pre.extend(a_pre.into_iter().map(|l| format!("    {l}")));
+                pre.push(format!("    {tmp} = {};", a_val.0));
+                pre.push("} else {".to_string());
+                pre.extend(b_pre.into_iter().map(|l| format!("    {l}")));
+                pre.push(format!("    {tmp} = {};", b_val.0));
+                pre.push("}".to_string());
+                Ok((tmp, ty))
+            }
+            ExprKind::Block(b) => {
+                let (lines, val) = self.hoisted_block(b)?;
+                pre.extend(lines);
+                Ok(val)
+            }
+        }
+    }
+
+    /// Writes a block's statements as lines (for hoisting) and returns them
+    /// with the value of its tail.
+    fn hoisted_block(&mut self, b: &Block) -> Result<(Vec<String>, (String, Type))> {
+        let saved_out = std::mem::take(&mut self.out);
+        let saved_indent = self.indent;
+        self.indent = 0;
+        let result = (|| {
+            self.block_stmts(b)?;
+            let mut pre = Vec::new();
+            let val = match &b.tail {
+                Some(t) => self.expr(t, &mut pre)?,
+                None => return Err(compile_error(Span::default(), "a block used as a value has no value")),
+            };
+            self.flush_pre(pre);
+            Ok(val)
+        })();
+        let body = std::mem::replace(&mut self.out, saved_out);
+        self.indent = saved_indent;
+        let val = result?;
+        Ok((body.lines().map(str::to_string).collect(), val))
+    }
+
+    fn binary(&mut self, op: BinOp, (l, lt): (String, Type), (r, rt): (String, Type), span: Span) -> Result<(String, Type)> {
+        if let (Type::Index(n), _) | (_, Type::Index(n)) = (&lt, &rt) {
+            let n = *n;
+            let part = |v: &str, t: &Type, d: u32| match t {
+                Type::Index(_) => format!("{v}[{d}]"),
+                _ => v.to_string(),
+            };
+            let parts: Vec<String> = (0..n)
+                .map(|d| {
+                    self.scalar_binary(op, &part(&l, &lt, d), &part(&r, &rt, d), Scalar::I32)
+                })
+                .collect();
+            return Ok((format!("array<i32, {n}>({})", parts.join(", ")), Type::Index(n)));
+        }
+        let Type::Scalar(s) = lt else {
+            return Err(compile_error(span, format!("operator {} on {lt:?}", op.wgsl())));
+        };
+        let text = match op {
+            BinOp::Shl | BinOp::Shr => {
+                let amount = match rt {
+                    Type::Scalar(Scalar::U32) => r,
+                    _ => format!("u32({r})"),
+                };
+                let bits = 32;
+                format!("({l} {} ({amount} % {bits}u))", op.wgsl())
+            }
+            _ => self.scalar_binary(op, &l, &r, s),
+        };
+        let ty = if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) {
+            Type::Scalar(Scalar::Bool)
+        } else {
+            Type::Scalar(s)
+        };
+        Ok((text, ty))
+    }
+
+    fn scalar_binary(&mut self, op: BinOp, l: &str, r: &str, s: Scalar) -> String {
+        match (op, s.is_int()) {
+            // Rust's `/` and `%` on integers never trap here: x / 0 == x,
+            // x % 0 == 0, MIN / -1 == MIN, MIN % -1 == 0 (WGSL's results).
+            (BinOp::Div, true) => {
+                let zero = if s == Scalar::I32 { "0i" } else { "0u" };
+                format!("select({l} / {r}, {l}, {r} == {zero})")
+            }
+            (BinOp::Rem, true) => {
+                let zero = if s == Scalar::I32 { "0i" } else { "0u" };
+                format!("select({l} % {r}, {zero}, {r} == {zero})")
+            }
+            (BinOp::Rem, false) => {
+                // Rust's float `%` truncates (C fmod), as WGSL's does.
+                format!("({l} % {r})")
+            }
+            _ => format!("({l} {} {r})", op.wgsl()),
+        }
+    }
+
+    fn call(&mut self, f: Builtin, args: Vec<(String, Type)>, span: Span, pre: &mut Vec<String>) -> Result<(String, Type)> {
+        let ty = args.first().map(|a| a.1.clone()).ok_or_else(|| compile_error(span, "missing argument"))?;
+        let a: Vec<&str> = args.iter().map(|a| a.0.as_str()).collect();
+        use Builtin::*;
+        let simple = |name: &str| format!("{name}({})", a.join(", "));
+        let text = match f {
+            Sqrt => simple("sqrt"),
+            Abs => simple("abs"),
+            Min => simple("min"),
+            Max => simple("max"),
+            Clamp => format!("min(max({}, {}), {})", a[0], a[1], a[2]),
+            Floor => simple("floor"),
+            Ceil => simple("ceil"),
+            Round => {
+                // Rust rounds half away from zero; WGSL's round() to even.
+                let tmp = self.fresh();
+                pre.push(format!("let {tmp} = {};", a[0]));
+                format!("(trunc({tmp}) + trunc(({tmp} - trunc({tmp})) * 2.0))")
+            }
+            Trunc => simple("trunc"),
+            Exp => simple("exp"),
+            Exp2 => simple("exp2"),
+            Ln => simple("log"),
+            Log2 => simple("log2"),
+            Sin => simple("sin"),
+            Cos => simple("cos"),
+            Tan => simple("tan"),
+            Asin => simple("asin"),
+            Acos => simple("acos"),
+            Atan => simple("atan"),
+            Atan2 => simple("atan2"),
+            Sinh => simple("sinh"),
+            Cosh => simple("cosh"),
+            Tanh => simple("tanh"),
+            Powf => simple("pow"),
+            MulAdd => simple("fma"),
+            Signum => simple("sign"),
+            Recip => format!("(1.0 / {})", a[0]),
+            Fract => format!("({0} - floor({0}))", a[0]),
+            CountOnes => return Ok((format!("u32(countOneBits({}))", a[0]), Type::Scalar(Scalar::U32))),
+            LeadingZeros => return Ok((format!("u32(countLeadingZeros({}))", a[0]), Type::Scalar(Scalar::U32))),
+            TrailingZeros => return Ok((format!("u32(countTrailingZeros({}))", a[0]), Type::Scalar(Scalar::U32))),
+            ReverseBits => simple("reverseBits"),
+        };
+        Ok((text, ty))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_namer_avoids_reserved_words_and_collisions() {
+        let mut n = Namer::default();
+        assert_eq!(n.name("sum"), "sum");
+        assert_eq!(n.name("sum"), "sum_1");
+        assert_eq!(n.name("loop"), "loop_");
+        assert_eq!(n.name("loop"), "loop__1");
+        assert_eq!(n.name("__x"), "x");
+        assert_eq!(n.name("amp_p"), "amp_p_");
+        assert_eq!(n.name("_"), "v_");
+        assert_eq!(n.name("1a"), "v1a");
+        for word in RESERVED {
+            let name = n.name(word);
+            assert!(!RESERVED.contains(&name.as_str()), "{name}");
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The kernel AST: the subset of Rust a kernel may contain, with every name
+//! resolved (local, capture, the index parameter, or a constant) and every
+//! node spanned at the user's code.
+
+use proc_macro2::{Ident, Span};
+
+/// Scalar types a kernel computes with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    Bool,
+    I32,
+    U32,
+    F32,
+    F64,
+}
+
+impl Scalar {
+    pub(crate) fn from_name(name: &str) -> Option<Scalar> {
+        Some(match name {
+            "bool" => Scalar::Bool,
+            "i32" => Scalar::I32,
+            "u32" => Scalar::U32,
+            "f32" => Scalar::F32,
+            "f64" => Scalar::F64,
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn variant(self) -> &'static str {
+        match self {
+            Scalar::Bool => "Bool",
+            Scalar::I32 => "I32",
+            Scalar::U32 => "U32",
+            Scalar::F32 => "F32",
+            Scalar::F64 => "F64",
+        }
+    }
+}
+
+/// A local's declared type.
+#[derive(Debug, Clone)]
+pub(crate) enum Ty {
+    Scalar(Scalar),
+    Index(u32),
+    Array(Box<Ty>, u32),
+}
+
+/// Literals, as written.
+#[derive(Debug, Clone)]
+pub(crate) enum Lit {
+    Int(u128, Option<Scalar>),
+    Float(f64, Option<Scalar>),
+    Bool(bool),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Expr {
+    pub(crate) kind: ExprKind,
+    pub(crate) span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum ExprKind {
+    Lit(Lit),
+    /// A local: its number and Rust name.
+    Local(u32, Ident),
+    /// A captured variable used by value.
+    Capture(u32, Ident),
+    /// The kernel's index parameter.
+    KernelIndex(Ident),
+    /// A constant (a path to a `const`), inlined by value.
+    Const(syn::Path),
+    Binary(&'static str, Box<Expr>, Box<Expr>),
+    Unary(&'static str, Box<Expr>),
+    Cast(Box<Expr>, Scalar),
+    /// `cap[i]` / `cap[i][j]`: a captured container's element.
+    Load(u32, Ident, Vec<Expr>),
+    /// `x[i]` on a local or the index parameter.
+    Element(Box<Expr>, Box<Expr>),
+    /// `Index::new([..])`, or an array literal used as an index.
+    MakeIndex(Vec<Expr>),
+    Array(Vec<Expr>),
+    Repeat(Box<Expr>, syn::Expr),
+    /// A built-in (method-style) call: its IR name and its Rust method name.
+    Call(&'static str, Ident, Vec<Expr>),
+    If(Box<Expr>, Block, Block),
+    Block(Block),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Place {
+    Local(u32, Ident),
+    Element(u32, Ident, Vec<Expr>),
+    ArrayElement(u32, Ident, Vec<Expr>),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Stmt {
+    pub(crate) kind: StmtKind,
+    pub(crate) span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum StmtKind {
+    Let {
+        local: u32,
+        name: Ident,
+        mutable: bool,
+        ty: Option<Ty>,
+        init: Option<Expr>,
+    },
+    /// `place = e` or `place op= e` (op is the binary operator's name).
+    Assign(Place, Option<&'static str>, Expr),
+    Expr(Expr),
+    If(Expr, Block, Option<Block>),
+    While(Expr, Block),
+    Loop(Block),
+    For {
+        var: u32,
+        name: Ident,
+        start: Expr,
+        end: Expr,
+        inclusive: bool,
+        step: Option<Expr>,
+        body: Block,
+    },
+    Break,
+    Continue,
+    Return,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Block {
+    pub(crate) stmts: Vec<Stmt>,
+    pub(crate) tail: Option<Box<Expr>>,
+}
+
+/// A parsed `parallel_for_each!` invocation.
+pub(crate) struct Kernel {
+    pub(crate) view: Option<syn::Expr>,
+    pub(crate) domain: syn::Expr,
+    pub(crate) index: Ident,
+    pub(crate) rank: u32,
+    pub(crate) captures: Vec<Ident>,
+    pub(crate) body: Block,
+    pub(crate) span: Span,
+}

@@ -1,0 +1,578 @@
+//! Expand stage: one kernel AST, two outputs.
+//!
+//! - The IR builder: a closure that constructs `amp_core`'s kernel IR (called
+//!   once per device and instantiation, at first launch).
+//! - The native body: the same kernel as Rust for the CPU accelerator, with
+//!   container accesses, integer arithmetic and math calls routed through
+//!   `amp_core::__private::kernel` so that both forms mean the same thing.
+//!
+//! Generated code names everything by absolute path.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use super::ast::*;
+
+fn span_tokens(span: Span) -> TokenStream {
+    quote_spanned! {span=>
+        __ir::Span { file: ::core::file!(), line: ::core::line!(), column: ::core::column!() }
+    }
+}
+
+fn scalar_tokens(s: Scalar) -> TokenStream {
+    let v = format_ident!("{}", s.variant());
+    quote!(__ir::Scalar::#v)
+}
+
+fn ty_tokens(t: &Ty) -> TokenStream {
+    match t {
+        Ty::Scalar(s) => {
+            let s = scalar_tokens(*s);
+            quote!(__ir::Type::Scalar(#s))
+        }
+        Ty::Index(n) => quote!(__ir::Type::Index(#n)),
+        Ty::Array(e, n) => {
+            let e = ty_tokens(e);
+            quote!(__ir::Type::Array(::std::boxed::Box::new(#e), #n))
+        }
+    }
+}
+
+/// The whole expansion.
+pub(crate) fn expand(k: &Kernel) -> TokenStream {
+    let rank = k.rank as usize;
+    let names: Vec<String> = k.captures.iter().map(|c| c.to_string()).collect();
+    let caps = &k.captures;
+    let site_span = span_tokens(k.span);
+    let view = match &k.view {
+        Some(v) => quote! {
+            ::core::option::Option::Some(
+                <_ as ::core::borrow::Borrow<::amp_core::AcceleratorView>>::borrow(&#v)
+            )
+        },
+        None => quote!(::core::option::Option::None),
+    };
+    let domain = &k.domain;
+    let ir_body = ir_block(&k.body);
+    let native_binds = caps.iter().enumerate().map(|(i, c)| {
+        let i = syn::Index::from(i);
+        quote! {
+            #[allow(unused_variables)]
+            let #c = ::amp_core::__private::kernel::BindNative::native(&__amp_caps.#i);
+        }
+    });
+    let native_body = native_block(&k.body);
+    let index = &k.index;
+    quote! {
+        {
+            use ::amp_core::__private::kernel::ir as __ir;
+            static __AMP_SITE: ::amp_core::__private::kernel::KernelSite = ::amp_core::__private::kernel::KernelSite {
+                span: #site_span,
+                capture_names: &[#(#names),*],
+            };
+            ::amp_core::__private::kernel::launch::<#rank, _, _, _>(
+                #view,
+                ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
+                &__AMP_SITE,
+                (#(&#caps,)*),
+                || -> __ir::Block { #ir_body },
+                move |__amp_caps, #index: ::amp_core::Index<#rank>| {
+                    #(#native_binds)*
+                    #native_body
+                },
+            )
+        }
+    }
+}
+
+// ---------------------------------------------------------------- IR builder
+
+fn ir_block(b: &Block) -> TokenStream {
+    let stmts = b.stmts.iter().map(ir_stmt);
+    let tail = match &b.tail {
+        Some(t) => {
+            let t = ir_expr(t);
+            quote!(::core::option::Option::Some(::std::boxed::Box::new(#t)))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        __ir::Block { stmts: ::std::vec![#(#stmts),*], tail: #tail }
+    }
+}
+
+fn local_id(id: u32) -> TokenStream {
+    quote!(__ir::LocalId(#id))
+}
+
+fn cap_id(id: u32) -> TokenStream {
+    quote!(__ir::CaptureId(#id))
+}
+
+fn op_tokens(op: &str) -> TokenStream {
+    let v = format_ident!("{}", op);
+    quote!(__ir::BinOp::#v)
+}
+
+fn ir_stmt(s: &Stmt) -> TokenStream {
+    let span = span_tokens(s.span);
+    let kind = match &s.kind {
+        StmtKind::Let { local, name, ty, init, .. } => {
+            let local = local_id(*local);
+            let name = name.to_string();
+            let ty = match ty {
+                Some(t) => {
+                    let t = ty_tokens(t);
+                    quote!(::core::option::Option::Some(#t))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let init = opt_expr(init.as_ref());
+            quote!(__ir::StmtKind::Let { local: #local, name: #name, ty: #ty, init: #init })
+        }
+        StmtKind::Assign(place, op, e) => {
+            let place = ir_place(place);
+            let op = match op {
+                Some(op) => {
+                    let op = op_tokens(op);
+                    quote!(::core::option::Option::Some(#op))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let e = ir_expr(e);
+            quote!(__ir::StmtKind::Assign(#place, #op, #e))
+        }
+        StmtKind::Expr(e) => {
+            let e = ir_expr(e);
+            quote!(__ir::StmtKind::Expr(#e))
+        }
+        StmtKind::If(c, a, b) => {
+            let c = ir_expr(c);
+            let a = ir_block(a);
+            let b = match b {
+                Some(b) => {
+                    let b = ir_block(b);
+                    quote!(::core::option::Option::Some(#b))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(__ir::StmtKind::If(#c, #a, #b))
+        }
+        StmtKind::While(c, body) => {
+            let c = ir_expr(c);
+            let body = ir_block(body);
+            quote!(__ir::StmtKind::While(#c, #body))
+        }
+        StmtKind::Loop(body) => {
+            let body = ir_block(body);
+            quote!(__ir::StmtKind::Loop(#body))
+        }
+        StmtKind::For { var, name, start, end, inclusive, step, body } => {
+            let var = local_id(*var);
+            let name = name.to_string();
+            let start = ir_expr(start);
+            let end = ir_expr(end);
+            let step = opt_expr(step.as_ref());
+            let body = ir_block(body);
+            quote!(__ir::StmtKind::For {
+                var: #var, name: #name, start: #start, end: #end,
+                inclusive: #inclusive, step: #step, body: #body,
+            })
+        }
+        StmtKind::Break => quote!(__ir::StmtKind::Break),
+        StmtKind::Continue => quote!(__ir::StmtKind::Continue),
+        StmtKind::Return => quote!(__ir::StmtKind::Return),
+    };
+    quote!(__ir::Stmt::new(#kind, #span))
+}
+
+fn opt_expr(e: Option<&Expr>) -> TokenStream {
+    match e {
+        Some(e) => {
+            let e = ir_expr(e);
+            quote!(::core::option::Option::Some(#e))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn ir_place(p: &Place) -> TokenStream {
+    match p {
+        Place::Local(id, _) => {
+            let id = local_id(*id);
+            quote!(__ir::Place::Local(#id))
+        }
+        Place::Element(c, _, idx) => {
+            let c = cap_id(*c);
+            let idx = idx.iter().map(ir_expr);
+            quote!(__ir::Place::Element(#c, ::std::vec![#(#idx),*]))
+        }
+        Place::ArrayElement(id, _, idx) => {
+            let id = local_id(*id);
+            let idx = idx.iter().map(ir_expr);
+            quote!(__ir::Place::ArrayElement(#id, ::std::vec![#(#idx),*]))
+        }
+    }
+}
+
+fn ir_expr(e: &Expr) -> TokenStream {
+    let span = span_tokens(e.span);
+    let boxed = |x: &Expr| {
+        let x = ir_expr(x);
+        quote!(::std::boxed::Box::new(#x))
+    };
+    let kind = match &e.kind {
+        ExprKind::Lit(l) => {
+            let l = match l {
+                Lit::Int(v, s) => {
+                    let s = opt_scalar(*s);
+                    quote!(__ir::Lit::Int(#v, #s))
+                }
+                Lit::Float(v, s) => {
+                    let s = opt_scalar(*s);
+                    quote!(__ir::Lit::Float(#v, #s))
+                }
+                Lit::Bool(b) => quote!(__ir::Lit::Bool(#b)),
+            };
+            quote!(__ir::ExprKind::Lit(#l))
+        }
+        ExprKind::Local(id, _) => {
+            let id = local_id(*id);
+            quote!(__ir::ExprKind::Local(#id))
+        }
+        ExprKind::Capture(c, _) => {
+            let c = cap_id(*c);
+            quote!(__ir::ExprKind::Capture(#c))
+        }
+        ExprKind::KernelIndex(_) => quote!(__ir::ExprKind::KernelIndex),
+        ExprKind::Const(path) => {
+            return quote_spanned! {e.span=> __ir::const_expr(#path, #span) };
+        }
+        ExprKind::Binary(op, l, r) => {
+            let op = op_tokens(op);
+            let (l, r) = (boxed(l), boxed(r));
+            quote!(__ir::ExprKind::Binary(#op, #l, #r))
+        }
+        ExprKind::Unary(op, x) => {
+            let op = format_ident!("{}", op);
+            let x = boxed(x);
+            quote!(__ir::ExprKind::Unary(__ir::UnOp::#op, #x))
+        }
+        ExprKind::Cast(x, s) => {
+            let x = boxed(x);
+            let s = scalar_tokens(*s);
+            quote!(__ir::ExprKind::Cast(#x, #s))
+        }
+        ExprKind::Load(c, _, idx) => {
+            let c = cap_id(*c);
+            let idx = idx.iter().map(ir_expr);
+            quote!(__ir::ExprKind::Load(#c, ::std::vec![#(#idx),*]))
+        }
+        ExprKind::Element(x, i) => {
+            let (x, i) = (boxed(x), boxed(i));
+            quote!(__ir::ExprKind::ArrayElement(#x, #i))
+        }
+        ExprKind::MakeIndex(parts) => {
+            let parts = parts.iter().map(ir_expr);
+            quote!(__ir::ExprKind::MakeIndex(::std::vec![#(#parts),*]))
+        }
+        ExprKind::Array(items) => {
+            let items = items.iter().map(ir_expr);
+            quote!(__ir::ExprKind::MakeArray(::std::vec![#(#items),*]))
+        }
+        ExprKind::Repeat(x, len) => {
+            let x = boxed(x);
+            quote!(__ir::ExprKind::RepeatArray(#x, (#len) as u32))
+        }
+        ExprKind::Call(b, _, args) => {
+            let b = format_ident!("{}", b);
+            let args = args.iter().map(ir_expr);
+            quote!(__ir::ExprKind::Call(__ir::Builtin::#b, ::std::vec![#(#args),*]))
+        }
+        ExprKind::If(c, a, b) => {
+            let c = boxed(c);
+            let (a, b) = (ir_block(a), ir_block(b));
+            quote!(__ir::ExprKind::If(#c, #a, #b))
+        }
+        ExprKind::Block(b) => {
+            let b = ir_block(b);
+            quote!(__ir::ExprKind::Block(#b))
+        }
+    };
+    quote!(__ir::Expr::new(#kind, #span))
+}
+
+fn opt_scalar(s: Option<Scalar>) -> TokenStream {
+    match s {
+        Some(s) => {
+            let s = scalar_tokens(s);
+            quote!(::core::option::Option::Some(#s))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+// ------------------------------------------------------------- native body
+
+const K: &str = "::amp_core::__private::kernel";
+
+fn kpath(rest: &str) -> TokenStream {
+    format!("{K}::{rest}").parse().expect("a path")
+}
+
+fn native_block(b: &Block) -> TokenStream {
+    let stmts = b.stmts.iter().map(native_stmt);
+    let tail = b.tail.as_ref().map(|t| native_expr(t));
+    quote! { #(#stmts)* #tail }
+}
+
+fn arith_fn(op: &str) -> Option<&'static str> {
+    Some(match op {
+        "Add" => "ops::add",
+        "Sub" => "ops::sub",
+        "Mul" => "ops::mul",
+        "Div" => "ops::div",
+        "Rem" => "ops::rem",
+        "Shl" => "ops::shl",
+        "Shr" => "ops::shr",
+        _ => return None,
+    })
+}
+
+fn native_binary(op: &str, l: TokenStream, r: TokenStream, span: Span) -> TokenStream {
+    if let Some(f) = arith_fn(op) {
+        let f = kpath(f);
+        return quote_spanned!(span=> #f(#l, #r));
+    }
+    let op: TokenStream = match op {
+        "BitAnd" => quote!(&),
+        "BitOr" => quote!(|),
+        "BitXor" => quote!(^),
+        "Eq" => quote!(==),
+        "Ne" => quote!(!=),
+        "Lt" => quote!(<),
+        "Le" => quote!(<=),
+        "Gt" => quote!(>),
+        "Ge" => quote!(>=),
+        "And" => quote!(&&),
+        _ => quote!(||),
+    };
+    quote_spanned!(span=> (#l #op #r))
+}
+
+/// The index argument of a container access: one expression, or the
+/// components of `a[i][j]` as `[i, j]`.
+fn native_index(idx: &[Expr]) -> TokenStream {
+    if idx.len() == 1 {
+        native_expr(&idx[0])
+    } else {
+        let parts = idx.iter().map(native_expr);
+        quote!([#(#parts),*])
+    }
+}
+
+fn native_stmt(s: &Stmt) -> TokenStream {
+    let span = s.span;
+    match &s.kind {
+        StmtKind::Let { name, mutable, ty, init, .. } => {
+            let m = if *mutable { quote!(mut) } else { quote!() };
+            let ty = ty.as_ref().map(|t| {
+                let t = native_ty(t);
+                quote!(: #t)
+            });
+            match init {
+                Some(e) => {
+                    let e = native_expr(e);
+                    quote_spanned!(span=> let #m #name #ty = #e;)
+                }
+                None => quote_spanned!(span=> let #m #name #ty;),
+            }
+        }
+        StmtKind::Assign(place, op, e) => {
+            let value = native_expr(e);
+            match place {
+                Place::Local(_, name) => match op {
+                    None => quote_spanned!(span=> #name = #value;),
+                    Some(op) => {
+                        let v = native_binary(op, quote!(#name), value, span);
+                        quote_spanned!(span=> #name = #v;)
+                    }
+                },
+                Place::ArrayElement(_, name, idx) => {
+                    let idx = idx.iter().map(native_expr).collect::<Vec<_>>();
+                    let f = kpath("ops::cast");
+                    let target = quote!(#name #([#f::<usize, _>(#idx)])*);
+                    match op {
+                        None => quote_spanned!(span=> #target = #value;),
+                        Some(op) => {
+                            let v = native_binary(op, target.clone(), value, span);
+                            quote_spanned!(span=> #target = #v;)
+                        }
+                    }
+                }
+                Place::Element(_, name, idx) => {
+                    let index = native_index(idx);
+                    let store = kpath("Store::store");
+                    match op {
+                        None => quote_spanned!(span=> #store(#name, #index, #value);),
+                        Some(op) => {
+                            let v = native_binary(op, quote!(#name.load(__amp_i)), value, span);
+                            quote_spanned!(span=> { let __amp_i = #index; #store(#name, __amp_i, #v); })
+                        }
+                    }
+                }
+            }
+        }
+        StmtKind::Expr(e) => {
+            let e = native_expr(e);
+            quote_spanned!(span=> let _ = #e;)
+        }
+        StmtKind::If(c, a, b) => {
+            let c = native_expr(c);
+            let a = native_block(a);
+            match b {
+                Some(b) => {
+                    let b = native_block(b);
+                    quote_spanned!(span=> if #c { #a } else { #b })
+                }
+                None => quote_spanned!(span=> if #c { #a }),
+            }
+        }
+        StmtKind::While(c, body) => {
+            let c = native_expr(c);
+            let body = native_block(body);
+            quote_spanned!(span=> while #c { #body })
+        }
+        StmtKind::Loop(body) => {
+            let body = native_block(body);
+            quote_spanned!(span=> loop { #body })
+        }
+        StmtKind::For { name, start, end, inclusive, step, body, .. } => {
+            let start = native_expr(start);
+            let end = native_expr(end);
+            let body = native_block(body);
+            let range = if *inclusive {
+                quote!((#start..=#end))
+            } else {
+                quote!((#start..#end))
+            };
+            match step {
+                Some(s) => {
+                    let s = native_expr(s);
+                    let f = kpath("ops::cast");
+                    quote_spanned!(span=> for #name in #range.step_by(#f::<usize, _>(#s)) { #body })
+                }
+                None => quote_spanned!(span=> for #name in #range { #body }),
+            }
+        }
+        StmtKind::Break => quote_spanned!(span=> break;),
+        StmtKind::Continue => quote_spanned!(span=> continue;),
+        StmtKind::Return => quote_spanned!(span=> return;),
+    }
+}
+
+fn native_ty(t: &Ty) -> TokenStream {
+    match t {
+        Ty::Scalar(s) => {
+            let s = format_ident!("{}", s.variant().to_lowercase());
+            quote!(#s)
+        }
+        Ty::Index(n) => {
+            let n = *n as usize;
+            quote!(::amp_core::Index<#n>)
+        }
+        Ty::Array(e, n) => {
+            let e = native_ty(e);
+            let n = *n as usize;
+            quote!([#e; #n])
+        }
+    }
+}
+
+fn native_expr(e: &Expr) -> TokenStream {
+    let span = e.span;
+    match &e.kind {
+        ExprKind::Lit(l) => match l {
+            Lit::Int(v, s) => {
+                let lit = match s {
+                    Some(s) => proc_macro2::Literal::u128_unsuffixed(*v).to_string() + &s.variant().to_lowercase(),
+                    None => proc_macro2::Literal::u128_unsuffixed(*v).to_string(),
+                };
+                let mut tok: proc_macro2::Literal = lit.parse().expect("a literal");
+                tok.set_span(span);
+                quote!(#tok)
+            }
+            Lit::Float(v, s) => {
+                let mut text = format!("{v:?}");
+                if !text.contains('.') && !text.contains('e') && !text.contains("inf") && !text.contains("NaN") {
+                    text.push_str(".0");
+                }
+                if let Some(s) = s {
+                    text.push_str(&s.variant().to_lowercase());
+                }
+                let mut tok: proc_macro2::Literal = text.parse().expect("a literal");
+                tok.set_span(span);
+                quote!(#tok)
+            }
+            Lit::Bool(b) => quote_spanned!(span=> #b),
+        },
+        ExprKind::Local(_, name) | ExprKind::Capture(_, name) | ExprKind::KernelIndex(name) => quote!(#name),
+        ExprKind::Const(path) => quote_spanned!(span=> #path),
+        ExprKind::Binary(op, l, r) => native_binary(op, native_expr(l), native_expr(r), span),
+        ExprKind::Unary(op, x) => {
+            let x = native_expr(x);
+            if *op == "Neg" {
+                let f = kpath("ops::neg");
+                quote_spanned!(span=> #f(#x))
+            } else {
+                quote_spanned!(span=> (!#x))
+            }
+        }
+        ExprKind::Cast(x, s) => {
+            let x = native_expr(x);
+            let s = format_ident!("{}", s.variant().to_lowercase());
+            let f = kpath("ops::cast");
+            quote_spanned!(span=> #f::<#s, _>(#x))
+        }
+        ExprKind::Load(_, name, idx) => {
+            let index = native_index(idx);
+            quote_spanned!(span=> #name.load(#index))
+        }
+        ExprKind::Element(x, i) => {
+            let x = native_expr(x);
+            let i = native_expr(i);
+            let f = kpath("ops::cast");
+            quote_spanned!(span=> #x[#f::<usize, _>(#i)])
+        }
+        ExprKind::MakeIndex(parts) => {
+            let parts = parts.iter().map(native_expr);
+            quote_spanned!(span=> ::amp_core::Index::new([#(#parts),*]))
+        }
+        ExprKind::Array(items) => {
+            let items = items.iter().map(native_expr);
+            quote_spanned!(span=> [#(#items),*])
+        }
+        ExprKind::Repeat(x, len) => {
+            let x = native_expr(x);
+            quote_spanned!(span=> [#x; #len])
+        }
+        ExprKind::Call(_, method, args) => {
+            let trait_path = match method.to_string().as_str() {
+                "abs" | "min" | "max" | "clamp" => kpath("Num"),
+                "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits" => kpath("Bits"),
+                _ => kpath("Float"),
+            };
+            let args = args.iter().map(native_expr);
+            quote_spanned!(span=> #trait_path::#method(#(#args),*))
+        }
+        ExprKind::If(c, a, b) => {
+            let c = native_expr(c);
+            let (a, b) = (native_block(a), native_block(b));
+            quote_spanned!(span=> (if #c { #a } else { #b }))
+        }
+        ExprKind::Block(b) => {
+            let b = native_block(b);
+            quote_spanned!(span=> { #b })
+        }
+    }
+}

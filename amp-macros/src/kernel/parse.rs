@@ -1,0 +1,950 @@
+//! Parse stage: the macro input and the kernel body (syn) into the kernel
+//! AST, resolving every name. Anything outside the kernel subset becomes a
+//! spanned error saying what is not allowed and why; errors accumulate so
+//! that one run reports every problem.
+
+use proc_macro2::{Ident, Span};
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Token, UnOp};
+
+use super::ast::*;
+
+/// The raw macro input: `[view,] domain, |idx: Index<N>| body`.
+pub(crate) struct Input {
+    pub(crate) args: Punctuated<syn::Expr, Token![,]>,
+}
+
+impl Parse for Input {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        Ok(Input {
+            args: Punctuated::parse_terminated(input)?,
+        })
+    }
+}
+
+/// Errors, accumulated.
+#[derive(Default)]
+pub(crate) struct Errors(Option<syn::Error>);
+
+impl Errors {
+    pub(crate) fn push(&mut self, e: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(e),
+            None => self.0 = Some(e),
+        }
+    }
+
+    pub(crate) fn at(&mut self, tokens: impl quote::ToTokens, message: impl std::fmt::Display) {
+        self.push(syn::Error::new_spanned(tokens, message));
+    }
+
+    pub(crate) fn into_result(self) -> Result<(), syn::Error> {
+        match self.0 {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A resolved name.
+#[derive(Clone)]
+enum Binding {
+    Local(u32),
+    Index,
+}
+
+struct Resolver<'e> {
+    scopes: Vec<Vec<(String, Binding)>>,
+    captures: Vec<Ident>,
+    next_local: u32,
+    errors: &'e mut Errors,
+}
+
+const MATH_METHODS: &[(&str, &str)] = &[
+    ("sqrt", "Sqrt"),
+    ("abs", "Abs"),
+    ("min", "Min"),
+    ("max", "Max"),
+    ("clamp", "Clamp"),
+    ("floor", "Floor"),
+    ("ceil", "Ceil"),
+    ("round", "Round"),
+    ("trunc", "Trunc"),
+    ("exp", "Exp"),
+    ("exp2", "Exp2"),
+    ("ln", "Ln"),
+    ("log2", "Log2"),
+    ("sin", "Sin"),
+    ("cos", "Cos"),
+    ("tan", "Tan"),
+    ("asin", "Asin"),
+    ("acos", "Acos"),
+    ("atan", "Atan"),
+    ("atan2", "Atan2"),
+    ("sinh", "Sinh"),
+    ("cosh", "Cosh"),
+    ("tanh", "Tanh"),
+    ("powf", "Powf"),
+    ("mul_add", "MulAdd"),
+    ("signum", "Signum"),
+    ("recip", "Recip"),
+    ("fract", "Fract"),
+    ("count_ones", "CountOnes"),
+    ("leading_zeros", "LeadingZeros"),
+    ("trailing_zeros", "TrailingZeros"),
+    ("reverse_bits", "ReverseBits"),
+];
+
+/// The IR name of a built-in method, if `name` is one.
+pub(crate) fn builtin(name: &str) -> Option<&'static str> {
+    MATH_METHODS.iter().find(|(m, _)| *m == name).map(|(_, b)| *b)
+}
+
+fn is_const_name(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Parses the whole invocation.
+pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
+    let span = input.args.span();
+    let mut args: Vec<syn::Expr> = input.args.into_iter().collect();
+    let closure = match args.pop() {
+        Some(syn::Expr::Closure(c)) => c,
+        Some(other) => {
+            errors.at(&other, "the last argument of parallel_for_each! must be the kernel: a closure `|idx: Index<N>| { .. }`");
+            return None;
+        }
+        None => {
+            errors.push(syn::Error::new(
+                span,
+                "parallel_for_each! takes an optional accelerator view, a compute domain and a kernel closure",
+            ));
+            return None;
+        }
+    };
+    let (view, domain) = match args.len() {
+        1 => (None, args.pop()?),
+        2 => {
+            let domain = args.pop()?;
+            (args.pop(), domain)
+        }
+        _ => {
+            errors.push(syn::Error::new(
+                span,
+                "parallel_for_each! takes an optional accelerator view, a compute domain and a kernel closure",
+            ));
+            return None;
+        }
+    };
+    if let Some(m) = &closure.movability {
+        errors.at(m, "a kernel closure cannot be `static`");
+    }
+    if let Some(a) = &closure.asyncness {
+        errors.at(a, "a kernel cannot be `async`: kernels run to completion on the accelerator");
+    }
+    let (index, rank) = match closure.inputs.len() {
+        1 => parse_index_param(&closure.inputs[0], errors)?,
+        _ => {
+            errors.at(&closure.inputs, "a kernel takes exactly one parameter, its index: `|idx: Index<N>|`");
+            return None;
+        }
+    };
+    let mut resolver = Resolver {
+        scopes: vec![vec![(index.to_string(), Binding::Index)]],
+        captures: Vec::new(),
+        next_local: 0,
+        errors,
+    };
+    let body = match &*closure.body {
+        syn::Expr::Block(b) => resolver.block(&b.block),
+        other => {
+            let e = resolver.expr(other);
+            Block {
+                stmts: Vec::new(),
+                tail: e.map(Box::new),
+            }
+        }
+    };
+    Some(Kernel {
+        view,
+        domain,
+        index,
+        rank,
+        captures: resolver.captures,
+        body,
+        span: closure.span(),
+    })
+}
+
+fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32)> {
+    let syn::Pat::Type(pt) = pat else {
+        errors.at(pat, "the kernel parameter needs its type: `|idx: Index<N>|`");
+        return None;
+    };
+    let name = match &*pt.pat {
+        syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
+        other => {
+            errors.at(other, "the kernel parameter must be a plain name, such as `idx`");
+            return None;
+        }
+    };
+    let syn::Type::Path(tp) = &*pt.ty else {
+        errors.at(&pt.ty, "the kernel parameter must be an `Index<N>`");
+        return None;
+    };
+    let last = tp.path.segments.last()?;
+    if last.ident == "TiledIndex" {
+        errors.at(&pt.ty, "tiled kernels (`TiledIndex`) are not supported by this version of the kernel compiler");
+        return None;
+    }
+    if last.ident != "Index" {
+        errors.at(&pt.ty, "the kernel parameter must be an `Index<N>`");
+        return None;
+    }
+    let rank = match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match &a.args[0] {
+            syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) => {
+                i.base10_parse::<u32>().ok()
+            }
+            syn::GenericArgument::Type(syn::Type::Path(p)) => {
+                // `Index<2>` parses as a const argument; a bare literal in a
+                // type position is not possible, so this is a named const.
+                errors.at(p, "write the kernel's rank as a literal: `Index<2>`");
+                None
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    match rank {
+        Some(r) if r >= 1 => Some((name, r)),
+        _ => {
+            errors.at(&pt.ty, "the kernel parameter must be an `Index<N>` with a literal rank N >= 1");
+            None
+        }
+    }
+}
+
+fn scalar_suffix(suffix: &str, tokens: &dyn quote::ToTokens, errors: &mut Errors) -> Option<Scalar> {
+    if suffix.is_empty() {
+        return None;
+    }
+    match Scalar::from_name(suffix) {
+        Some(s) => Some(s),
+        None => {
+            errors.at(
+                tokens,
+                format!(
+                    "`{suffix}` is not available in kernels: WGSL computes with i32, u32, f32 and f64 (where the accelerator supports it)"
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn ty_of(ty: &syn::Type, errors: &mut Errors) -> Option<Ty> {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let name = last.ident.to_string();
+            if let Some(s) = Scalar::from_name(&name) {
+                return Some(Ty::Scalar(s));
+            }
+            if name == "Index" {
+                if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                    if let Some(syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(i),
+                        ..
+                    }))) = a.args.first()
+                    {
+                        if let Ok(n) = i.base10_parse::<u32>() {
+                            return Some(Ty::Index(n));
+                        }
+                    }
+                }
+            }
+            errors.at(
+                ty,
+                format!("`{name}` is not a kernel type: kernel locals are i32, u32, f32, f64, bool, Index<N> and fixed-size arrays of them"),
+            );
+            None
+        }
+        syn::Type::Array(a) => {
+            let elem = ty_of(&a.elem, errors)?;
+            let n = match &a.len {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u32>().ok(),
+                _ => None,
+            };
+            match n {
+                Some(n) => Some(Ty::Array(Box::new(elem), n)),
+                None => {
+                    errors.at(&a.len, "the length of a kernel array type must be a literal");
+                    None
+                }
+            }
+        }
+        syn::Type::Reference(_) | syn::Type::Ptr(_) => {
+            errors.at(ty, "references and pointers are not allowed in kernels: accelerator memory is reached through captured views");
+            None
+        }
+        _ => {
+            errors.at(ty, "this type is not allowed in kernels: kernel locals are i32, u32, f32, f64, bool, Index<N> and fixed-size arrays of them");
+            None
+        }
+    }
+}
+
+fn bin_op(op: &syn::BinOp) -> Option<(&'static str, bool)> {
+    use syn::BinOp::*;
+    Some(match op {
+        Add(_) => ("Add", false),
+        Sub(_) => ("Sub", false),
+        Mul(_) => ("Mul", false),
+        Div(_) => ("Div", false),
+        Rem(_) => ("Rem", false),
+        And(_) => ("And", false),
+        Or(_) => ("Or", false),
+        BitXor(_) => ("BitXor", false),
+        BitAnd(_) => ("BitAnd", false),
+        BitOr(_) => ("BitOr", false),
+        Shl(_) => ("Shl", false),
+        Shr(_) => ("Shr", false),
+        Eq(_) => ("Eq", false),
+        Lt(_) => ("Lt", false),
+        Le(_) => ("Le", false),
+        Ne(_) => ("Ne", false),
+        Ge(_) => ("Ge", false),
+        Gt(_) => ("Gt", false),
+        AddAssign(_) => ("Add", true),
+        SubAssign(_) => ("Sub", true),
+        MulAssign(_) => ("Mul", true),
+        DivAssign(_) => ("Div", true),
+        RemAssign(_) => ("Rem", true),
+        BitXorAssign(_) => ("BitXor", true),
+        BitAndAssign(_) => ("BitAnd", true),
+        BitOrAssign(_) => ("BitOr", true),
+        ShlAssign(_) => ("Shl", true),
+        ShrAssign(_) => ("Shr", true),
+        _ => return None,
+    })
+}
+
+impl Resolver<'_> {
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.clone())
+    }
+
+    fn declare(&mut self, name: &Ident) -> u32 {
+        let id = self.next_local;
+        self.next_local += 1;
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .push((name.to_string(), Binding::Local(id)));
+        id
+    }
+
+    fn capture(&mut self, name: &Ident) -> u32 {
+        if let Some(i) = self.captures.iter().position(|c| c == name) {
+            return i as u32;
+        }
+        self.captures.push(name.clone());
+        (self.captures.len() - 1) as u32
+    }
+
+    fn block(&mut self, b: &syn::Block) -> Block {
+        self.scopes.push(Vec::new());
+        let mut out = Block::default();
+        let n = b.stmts.len();
+        for (i, s) in b.stmts.iter().enumerate() {
+            match s {
+                syn::Stmt::Local(l) => {
+                    if let Some(s) = self.local(l) {
+                        out.stmts.push(s);
+                    }
+                }
+                syn::Stmt::Expr(e, semi) => {
+                    let is_tail = i + 1 == n && semi.is_none() && !is_statement_like(e);
+                    if is_tail {
+                        out.tail = self.expr(e).map(Box::new);
+                    } else if let Some(s) = self.stmt_expr(e) {
+                        out.stmts.push(s);
+                    }
+                }
+                syn::Stmt::Item(item) => self.errors.at(
+                    item,
+                    "items (fn, struct, use, ...) cannot be declared inside a kernel: declare them outside, and mark helper functions #[kernel]",
+                ),
+                syn::Stmt::Macro(m) => self.errors.at(
+                    &m.mac,
+                    "macros are not allowed in kernels: accelerators cannot print, allocate or panic (C++ AMP restrict(amp))",
+                ),
+            }
+        }
+        self.scopes.pop();
+        out
+    }
+
+    fn local(&mut self, l: &syn::Local) -> Option<Stmt> {
+        let span = l.span();
+        let init = match &l.init {
+            Some(init) => {
+                if let Some((_, diverge)) = &init.diverge {
+                    self.errors.at(diverge, "`let ... else` is not allowed in kernels");
+                }
+                self.expr(&init.expr)
+            }
+            None => None,
+        };
+        let (pat, ty) = match &l.pat {
+            syn::Pat::Type(pt) => (&*pt.pat, ty_of(&pt.ty, self.errors)),
+            other => (other, None),
+        };
+        let (name, mutable) = match pat {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => (p.ident.clone(), p.mutability.is_some()),
+            other => {
+                self.errors.at(other, "kernel `let` bindings must be plain names (`let x` or `let mut x`); destructuring is not supported");
+                return None;
+            }
+        };
+        // The initialiser is resolved before the new name is in scope.
+        let local = self.declare(&name);
+        Some(Stmt {
+            kind: StmtKind::Let {
+                local,
+                name,
+                mutable,
+                ty,
+                init,
+            },
+            span,
+        })
+    }
+
+    fn stmt_expr(&mut self, e: &syn::Expr) -> Option<Stmt> {
+        let span = e.span();
+        let kind = match e {
+            syn::Expr::Assign(a) => StmtKind::Assign(self.place(&a.left)?, None, self.expr(&a.right)?),
+            syn::Expr::Binary(b) if matches!(bin_op(&b.op), Some((_, true))) => {
+                let (op, _) = bin_op(&b.op)?;
+                StmtKind::Assign(self.place(&b.left)?, Some(op), self.expr(&b.right)?)
+            }
+            syn::Expr::If(i) => {
+                let cond = self.expr(&i.cond);
+                let then = self.block(&i.then_branch);
+                let els = match &i.else_branch {
+                    Some((_, e)) => Some(self.else_block(e)),
+                    None => None,
+                };
+                StmtKind::If(cond?, then, els)
+            }
+            syn::Expr::While(w) => {
+                if let Some(l) = &w.label {
+                    self.errors.at(l, "loop labels are not supported in kernels");
+                }
+                let cond = self.expr(&w.cond);
+                let body = self.block(&w.body);
+                StmtKind::While(cond?, body)
+            }
+            syn::Expr::Loop(l) => {
+                if let Some(l) = &l.label {
+                    self.errors.at(l, "loop labels are not supported in kernels");
+                }
+                StmtKind::Loop(self.block(&l.body))
+            }
+            syn::Expr::ForLoop(f) => return self.for_loop(f),
+            syn::Expr::Break(b) => {
+                if b.label.is_some() || b.expr.is_some() {
+                    self.errors.at(b, "`break` in a kernel takes no label and no value");
+                }
+                StmtKind::Break
+            }
+            syn::Expr::Continue(c) => {
+                if c.label.is_some() {
+                    self.errors.at(c, "`continue` in a kernel takes no label");
+                }
+                StmtKind::Continue
+            }
+            syn::Expr::Return(r) => {
+                if let Some(v) = &r.expr {
+                    self.errors.at(v, "a kernel returns nothing: `return;` ends this work item");
+                }
+                StmtKind::Return
+            }
+            syn::Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
+                if let Some(u) = &b.block.stmts.first() {
+                    let _ = u;
+                }
+                let block = self.block(&b.block);
+                StmtKind::If(
+                    Expr {
+                        kind: ExprKind::Lit(Lit::Bool(true)),
+                        span,
+                    },
+                    block,
+                    None,
+                )
+            }
+            other => StmtKind::Expr(self.expr(other)?),
+        };
+        Some(Stmt { kind, span })
+    }
+
+    fn else_block(&mut self, e: &syn::Expr) -> Block {
+        match e {
+            syn::Expr::Block(b) => self.block(&b.block),
+            syn::Expr::If(_) => {
+                let stmt = self.stmt_expr(e);
+                Block {
+                    stmts: stmt.into_iter().collect(),
+                    tail: None,
+                }
+            }
+            other => {
+                self.errors.at(other, "expected a block");
+                Block::default()
+            }
+        }
+    }
+
+    fn for_loop(&mut self, f: &syn::ExprForLoop) -> Option<Stmt> {
+        let span = f.span();
+        if let Some(l) = &f.label {
+            self.errors.at(l, "loop labels are not supported in kernels");
+        }
+        let name = match &*f.pat {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
+            syn::Pat::Wild(w) => Ident::new("_", w.span()),
+            other => {
+                self.errors.at(other, "a kernel `for` loop binds one plain name");
+                return None;
+            }
+        };
+        // `a..b`, `a..=b`, `(a..b).step_by(s)`.
+        let (range, step) = match &*f.expr {
+            syn::Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 => {
+                let step = strip_usize_cast(&m.args[0]);
+                (strip_parens(&m.receiver), Some(step))
+            }
+            other => (strip_parens(other), None),
+        };
+        let syn::Expr::Range(r) = range else {
+            self.errors.at(
+                &f.expr,
+                "kernel `for` loops iterate over integer ranges only: `a..b`, `a..=b` or `(a..b).step_by(s)` (no iterators over collections)",
+            );
+            return None;
+        };
+        let (Some(start), Some(end)) = (&r.start, &r.end) else {
+            self.errors.at(r, "a kernel `for` range needs both ends: `a..b`");
+            return None;
+        };
+        let start = self.expr(start);
+        let end = self.expr(end);
+        let step = step.and_then(|s| self.expr(s));
+        self.scopes.push(Vec::new());
+        let var = self.declare(&name);
+        let body = self.block(&f.body);
+        self.scopes.pop();
+        Some(Stmt {
+            kind: StmtKind::For {
+                var,
+                name,
+                start: start?,
+                end: end?,
+                inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)),
+                step,
+                body,
+            },
+            span,
+        })
+    }
+
+    fn place(&mut self, e: &syn::Expr) -> Option<Place> {
+        match strip_parens(e) {
+            syn::Expr::Path(p) => match self.path_ident(p) {
+                Some(name) => match self.lookup(&name.to_string()) {
+                    Some(Binding::Local(id)) => Some(Place::Local(id, name)),
+                    Some(Binding::Index) => {
+                        self.errors.at(p, "the kernel's index cannot be assigned");
+                        None
+                    }
+                    None => {
+                        self.errors.at(
+                            p,
+                            "captured variables are copied into the kernel and cannot be assigned; write results to a captured ArrayView",
+                        );
+                        None
+                    }
+                },
+                None => {
+                    self.errors.at(p, "only locals and elements of captured views can be assigned in kernels");
+                    None
+                }
+            },
+            syn::Expr::Index(_) => {
+                let (base, indices) = self.index_chain(e)?;
+                match base {
+                    IndexBase::Capture(c, name) => Some(Place::Element(c, name, indices)),
+                    IndexBase::Local(id, name) => Some(Place::ArrayElement(id, name, indices)),
+                    IndexBase::KernelIndex(name) => {
+                        self.errors.at(name, "the kernel's index cannot be assigned");
+                        None
+                    }
+                }
+            }
+            other => {
+                self.errors.at(other, "only locals and elements of captured views can be assigned in kernels");
+                None
+            }
+        }
+    }
+
+    fn path_ident(&self, p: &syn::ExprPath) -> Option<Ident> {
+        if p.qself.is_none() && p.path.segments.len() == 1 && p.path.segments[0].arguments.is_none() {
+            Some(p.path.segments[0].ident.clone())
+        } else {
+            None
+        }
+    }
+
+    /// `base[i][j]...`: the base and the index expressions, outermost last.
+    fn index_chain(&mut self, e: &syn::Expr) -> Option<(IndexBase, Vec<Expr>)> {
+        let mut indices = Vec::new();
+        let mut cur = strip_parens(e);
+        while let syn::Expr::Index(ix) = cur {
+            indices.push(&*ix.index);
+            cur = strip_parens(&ix.expr);
+        }
+        indices.reverse();
+        let syn::Expr::Path(p) = cur else {
+            self.errors.at(cur, "only captured views, local arrays and the kernel index can be indexed in kernels");
+            return None;
+        };
+        let Some(name) = self.path_ident(p) else {
+            self.errors.at(p, "only captured views, local arrays and the kernel index can be indexed in kernels");
+            return None;
+        };
+        let base = match self.lookup(&name.to_string()) {
+            Some(Binding::Local(id)) => IndexBase::Local(id, name),
+            Some(Binding::Index) => IndexBase::KernelIndex(name),
+            None => {
+                let c = self.capture(&name);
+                IndexBase::Capture(c, name)
+            }
+        };
+        let container = matches!(base, IndexBase::Capture(..));
+        let mut out = Vec::new();
+        for (k, i) in indices.iter().enumerate() {
+            let i = strip_usize_cast(i);
+            // A container indexed by `[i, j]` uses it as an Index value.
+            let expr = match (container, k, strip_parens(i)) {
+                (true, 0, syn::Expr::Array(a)) if indices.len() == 1 => {
+                    let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
+                    Some(Expr {
+                        kind: ExprKind::MakeIndex(parts),
+                        span: a.span(),
+                    })
+                }
+                _ => self.expr(i),
+            };
+            out.push(expr?);
+        }
+        Some((base, out))
+    }
+
+    fn expr(&mut self, e: &syn::Expr) -> Option<Expr> {
+        let span = e.span();
+        let kind = match e {
+            syn::Expr::Lit(l) => ExprKind::Lit(self.lit(&l.lit)?),
+            syn::Expr::Paren(p) => return self.expr(&p.expr),
+            syn::Expr::Group(g) => return self.expr(&g.expr),
+            syn::Expr::Path(p) => {
+                if let Some(name) = self.path_ident(p) {
+                    match self.lookup(&name.to_string()) {
+                        Some(Binding::Local(id)) => ExprKind::Local(id, name),
+                        Some(Binding::Index) => ExprKind::KernelIndex(name),
+                        None if is_const_name(&name.to_string()) => ExprKind::Const(p.path.clone()),
+                        None => {
+                            let c = self.capture(&name);
+                            ExprKind::Capture(c, name)
+                        }
+                    }
+                } else if p.qself.is_none() {
+                    // `i32::MAX`, `module::CONST`: constants.
+                    ExprKind::Const(p.path.clone())
+                } else {
+                    self.errors.at(p, "qualified paths are not allowed in kernels");
+                    return None;
+                }
+            }
+            syn::Expr::Binary(b) => match bin_op(&b.op) {
+                Some((op, false)) => {
+                    let l = self.expr(&b.left);
+                    let r = self.expr(&b.right);
+                    ExprKind::Binary(op, Box::new(l?), Box::new(r?))
+                }
+                _ => {
+                    self.errors.at(b, "compound assignment is a statement in kernels");
+                    return None;
+                }
+            },
+            syn::Expr::Unary(u) => match u.op {
+                UnOp::Neg(_) => ExprKind::Unary("Neg", Box::new(self.expr(&u.expr)?)),
+                UnOp::Not(_) => ExprKind::Unary("Not", Box::new(self.expr(&u.expr)?)),
+                _ => {
+                    self.errors.at(u, "dereferencing is not allowed in kernels: there are no references or pointers on the accelerator");
+                    return None;
+                }
+            },
+            syn::Expr::Cast(c) => {
+                let to = match &*c.ty {
+                    syn::Type::Path(p) if p.path.is_ident("usize") => Scalar::U32,
+                    syn::Type::Path(p) => match p.path.get_ident().and_then(|i| Scalar::from_name(&i.to_string())) {
+                        Some(s) => s,
+                        None => {
+                            self.errors.at(&c.ty, "kernels can cast to i32, u32, f32 and f64 only");
+                            return None;
+                        }
+                    },
+                    other => {
+                        self.errors.at(other, "kernels can cast to i32, u32, f32 and f64 only");
+                        return None;
+                    }
+                };
+                ExprKind::Cast(Box::new(self.expr(&c.expr)?), to)
+            }
+            syn::Expr::Index(_) => {
+                let (base, mut indices) = self.index_chain(e)?;
+                match base {
+                    IndexBase::Capture(c, name) => ExprKind::Load(c, name, indices),
+                    IndexBase::Local(id, name) => {
+                        let mut acc = Expr {
+                            kind: ExprKind::Local(id, name),
+                            span,
+                        };
+                        for i in indices.drain(..) {
+                            acc = Expr {
+                                kind: ExprKind::Element(Box::new(acc), Box::new(i)),
+                                span,
+                            };
+                        }
+                        return Some(acc);
+                    }
+                    IndexBase::KernelIndex(name) => {
+                        if indices.len() != 1 {
+                            self.errors.at(e, "the kernel index has one level of components: `idx[0]`");
+                            return None;
+                        }
+                        ExprKind::Element(
+                            Box::new(Expr {
+                                kind: ExprKind::KernelIndex(name),
+                                span,
+                            }),
+                            Box::new(indices.pop()?),
+                        )
+                    }
+                }
+            }
+            syn::Expr::Array(a) => ExprKind::Array(a.elems.iter().filter_map(|x| self.expr(x)).collect()),
+            syn::Expr::Repeat(r) => ExprKind::Repeat(Box::new(self.expr(&r.expr)?), (*r.len).clone()),
+            syn::Expr::MethodCall(m) => {
+                let name = m.method.to_string();
+                let Some(b) = builtin(&name) else {
+                    self.errors.at(
+                        &m.method,
+                        format!("`{name}` is not available in kernels; kernels may call the math functions WGSL provides (sqrt, abs, min, max, clamp, floor, exp, sin, mul_add, ...)"),
+                    );
+                    return None;
+                };
+                if m.turbofish.is_some() {
+                    self.errors.at(&m.turbofish, "kernel math functions take no generic arguments");
+                }
+                let mut args = vec![self.expr(&m.receiver)?];
+                for a in &m.args {
+                    args.push(self.expr(a)?);
+                }
+                ExprKind::Call(b, m.method.clone(), args)
+            }
+            syn::Expr::Call(c) => {
+                if let syn::Expr::Path(p) = &*c.func {
+                    let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                    if segs.len() >= 2 && segs[segs.len() - 2] == "Index" && segs[segs.len() - 1] == "new" && c.args.len() == 1 {
+                        if let syn::Expr::Array(a) = strip_parens(&c.args[0]) {
+                            let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
+                            return Some(Expr {
+                                kind: ExprKind::MakeIndex(parts),
+                                span,
+                            });
+                        }
+                    }
+                }
+                self.errors.at(
+                    &c.func,
+                    "function calls are not supported in kernels by this version of the kernel compiler (only math methods such as `x.sqrt()` and `Index::new([..])`)",
+                );
+                return None;
+            }
+            syn::Expr::If(i) => {
+                let cond = self.expr(&i.cond);
+                let then = self.block(&i.then_branch);
+                let Some((_, els)) = &i.else_branch else {
+                    self.errors.at(i, "an `if` used as a value needs an `else`");
+                    return None;
+                };
+                let els = match &**els {
+                    syn::Expr::Block(b) => self.block(&b.block),
+                    other => {
+                        let e = self.expr(other);
+                        Block {
+                            stmts: Vec::new(),
+                            tail: e.map(Box::new),
+                        }
+                    }
+                };
+                ExprKind::If(Box::new(cond?), then, els)
+            }
+            syn::Expr::Block(b) if b.label.is_none() => ExprKind::Block(self.block(&b.block)),
+            syn::Expr::Reference(r) => {
+                self.errors.at(r, "references are not allowed in kernels: there are no pointers to host memory on the accelerator");
+                return None;
+            }
+            syn::Expr::Closure(c) => {
+                self.errors.at(c, "closures are not allowed in kernels: accelerators have no function pointers (C++ AMP restrict(amp))");
+                return None;
+            }
+            syn::Expr::Macro(m) => {
+                self.errors.at(&m.mac, "macros are not allowed in kernels: accelerators cannot print, allocate or panic (C++ AMP restrict(amp))");
+                return None;
+            }
+            syn::Expr::Tuple(t) => {
+                self.errors.at(t, "tuples are not supported in kernels by this version of the kernel compiler");
+                return None;
+            }
+            syn::Expr::Struct(s) => {
+                self.errors.at(s, "struct literals are not supported in kernels by this version of the kernel compiler");
+                return None;
+            }
+            syn::Expr::Match(m) => {
+                self.errors.at(m.match_token, "`match` is not supported in kernels by this version of the kernel compiler; use `if`/`else`");
+                return None;
+            }
+            syn::Expr::Field(f) => {
+                self.errors.at(f, "field access is not supported in kernels by this version of the kernel compiler");
+                return None;
+            }
+            syn::Expr::Range(r) => {
+                self.errors.at(r, "ranges are only allowed as the iterator of a kernel `for` loop");
+                return None;
+            }
+            syn::Expr::Unsafe(u) => {
+                self.errors.at(u.unsafe_token, "`unsafe` is not allowed in kernels");
+                return None;
+            }
+            syn::Expr::Async(_) | syn::Expr::Await(_) | syn::Expr::Yield(_) | syn::Expr::TryBlock(_) | syn::Expr::Try(_) => {
+                self.errors.at(e, "async, await, `?` and try blocks are not allowed in kernels");
+                return None;
+            }
+            syn::Expr::Let(l) => {
+                self.errors.at(l, "`let` conditions (`if let`, `while let`) are not allowed in kernels");
+                return None;
+            }
+            other => {
+                self.errors.at(other, "this expression is not allowed in kernels");
+                return None;
+            }
+        };
+        Some(Expr { kind, span })
+    }
+
+    fn lit(&mut self, l: &syn::Lit) -> Option<Lit> {
+        match l {
+            syn::Lit::Int(i) => {
+                let suffix = scalar_suffix(i.suffix(), i, self.errors);
+                if suffix.is_some_and(|s| matches!(s, Scalar::F32 | Scalar::F64)) {
+                    let v = i.base10_parse::<f64>().ok()?;
+                    return Some(Lit::Float(v, suffix));
+                }
+                match i.base10_parse::<u128>() {
+                    Ok(v) => Some(Lit::Int(v, suffix)),
+                    Err(e) => {
+                        self.errors.push(e);
+                        None
+                    }
+                }
+            }
+            syn::Lit::Float(f) => {
+                let suffix = scalar_suffix(f.suffix(), f, self.errors);
+                match f.base10_parse::<f64>() {
+                    Ok(v) => Some(Lit::Float(v, suffix)),
+                    Err(e) => {
+                        self.errors.push(e);
+                        None
+                    }
+                }
+            }
+            syn::Lit::Bool(b) => Some(Lit::Bool(b.value)),
+            other => {
+                self.errors.at(other, "strings, characters and byte literals are not allowed in kernels");
+                None
+            }
+        }
+    }
+}
+
+enum IndexBase {
+    Capture(u32, Ident),
+    Local(u32, Ident),
+    KernelIndex(Ident),
+}
+
+fn strip_parens(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => strip_parens(&p.expr),
+        syn::Expr::Group(g) => strip_parens(&g.expr),
+        other => other,
+    }
+}
+
+/// `x as usize` in an index or `step_by` position is the Rust spelling of
+/// an index; the kernel uses `x` itself.
+fn strip_usize_cast(e: &syn::Expr) -> &syn::Expr {
+    match strip_parens(e) {
+        syn::Expr::Cast(c) if matches!(&*c.ty, syn::Type::Path(p) if p.path.is_ident("usize")) => &c.expr,
+        other => other,
+    }
+}
+
+/// Whether a block-final expression without `;` is a statement (its value
+/// is `()`).
+fn is_statement_like(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::If(i) => i.else_branch.is_none() || block_is_unit(&i.then_branch),
+        syn::Expr::While(_) | syn::Expr::ForLoop(_) | syn::Expr::Loop(_) => true,
+        syn::Expr::Assign(_) | syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_) => true,
+        syn::Expr::Binary(b) => matches!(bin_op(&b.op), Some((_, true))),
+        _ => false,
+    }
+}
+
+fn block_is_unit(b: &syn::Block) -> bool {
+    match b.stmts.last() {
+        None => true,
+        Some(syn::Stmt::Expr(e, None)) => is_statement_like(e),
+        Some(_) => true,
+    }
+}
+
+#[allow(dead_code)]
+fn span_of(e: &syn::Expr) -> Span {
+    e.span()
+}
