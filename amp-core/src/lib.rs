@@ -107,11 +107,10 @@ extern crate self as amp_core;
 /// ```
 pub mod prelude {
     pub use crate::{
-        Accelerator, AcceleratorView, Array, ArrayView, CompletionFuture, Double2, Double3, Double4,
-        Element, Error, Extent, Float2, Float3, Float4, Index, Int2, Int3, Int4, QueuingMode,
-        ReadOnly, ReadWrite, TileBarrier, TiledExtent, TiledIndex, UInt2, UInt3, UInt4, copy,
-        parallel_for_each,
-        copy_async,
+        Accelerator, AcceleratorView, Array, ArrayView, CompletionFuture, Double2, Double3,
+        Double4, Element, Error, Extent, Float2, Float3, Float4, Index, Int2, Int3, Int4,
+        QueuingMode, ReadOnly, ReadWrite, TileBarrier, TiledExtent, TiledIndex, UInt2, UInt3,
+        UInt4, copy, copy_async, parallel_for_each,
     };
 }
 

@@ -247,11 +247,6 @@ impl Storage {
             let d = storage.copy_index(&mut st, view.accelerator())?;
             // Fresh device memory is zero-filled (wgpu guarantees it).
             st.copies[d].valid = RangeSet::from_range(0..bytes);
-            // The array's own view is the copy's first user, so transfers
-            // that no command caused (`synchronize`, host reads) are counted
-            // on it rather than on the accelerator's default view.
-            st.copies[d].last_user = Some(view.clone());
-            st.copies[d].users.push(view.clone());
             if let Some(data) = init {
                 debug_assert_eq!(data.len() as u64, bytes);
                 Self::flush_user(&mut st.copies[d], None)?;
@@ -260,6 +255,11 @@ impl Storage {
                     view.transfer_counters().upload(bytes);
                 }
             }
+            // The array's own view is the copy's first user, so transfers
+            // that no command caused (`synchronize`, host reads) are counted
+            // on it rather than on the accelerator's default view.
+            st.copies[d].last_user = Some(view.clone());
+            st.copies[d].users.push(view.clone());
         }
         Ok(storage)
     }
@@ -450,13 +450,15 @@ impl Storage {
         Ok(st.copies.len() - 1)
     }
 
-    /// Flushes the last user of `copy` unless it is `except`, so that its
+    /// Flushes every user of `copy` except `except`, so that their
     /// commands are ordered before whatever comes next.
     fn flush_user(copy: &mut DeviceCopy, except: Option<&AcceleratorView>) -> Result<()> {
-        match &copy.last_user {
-            Some(user) if Some(user) != except => user.flush(),
-            _ => Ok(()),
+        for user in &copy.users {
+            if Some(user) != except {
+                user.flush()?;
+            }
         }
+        Ok(())
     }
 
     /// Makes `region` valid at `target`, moving only what is stale there.

@@ -40,6 +40,7 @@ pub(crate) struct CompiledKernel {
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
     params: wgsl::ParamLayout,
+    immediates: bool,
 }
 
 /// Compiled kernels of one device, by the type of the kernel's native
@@ -56,13 +57,17 @@ pub(crate) struct KernelCache {
 ///
 /// [`Error::KernelCompile`] if the kernel cannot be lowered.
 pub fn lower_to_wgsl(kernel: Kernel, features: wgpu::Features) -> Result<String> {
-    lower(kernel, features).map(|s| s.source)
+    lower(kernel, features, 0).map(|s| s.source)
 }
 
-/// Lowers `kernel` to validated WGSL for a device with `features`.
-pub(crate) fn lower(mut kernel: Kernel, features: wgpu::Features) -> Result<wgsl::Shader> {
+/// Lowers `kernel` to validated WGSL for a device with `features`, passing
+/// the parameters as immediates when they fit in `max_immediate` bytes.
+pub(crate) fn lower(mut kernel: Kernel, features: wgpu::Features, max_immediate: u32) -> Result<wgsl::Shader> {
     let types = typeck::check(&mut kernel)?;
-    let shader = wgsl::write(&kernel, &types)?;
+    let mut shader = wgsl::write(&kernel, &types, features.contains(wgpu::Features::IMMEDIATES))?;
+    if shader.immediates && shader.params.words * 4 > max_immediate {
+        shader = wgsl::write(&kernel, &types, false)?;
+    }
     if let Ok(dir) = std::env::var("AMP_DUMP_WGSL") {
         dump(&dir, &kernel.name, &shader.source);
     }
@@ -107,16 +112,19 @@ fn compile_gpu(device: &DeviceContext, kernel: Kernel, shader: wgsl::Shader) -> 
             });
         }
     }
-    entries.push(wgpu::BindGroupLayoutEntry {
-        binding: entries.len() as u32,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    });
+    if !shader.immediates {
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: entries.len() as u32,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        });
+    }
+    let immediate_size = if shader.immediates { shader.params.words * 4 } else { 0 };
     let scope = device.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let layout = device
         .device
@@ -129,7 +137,7 @@ fn compile_gpu(device: &DeviceContext, kernel: Kernel, shader: wgsl::Shader) -> 
         .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("amp-rs kernel"),
             bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
+            immediate_size,
         });
     let module = device
         .device
@@ -157,6 +165,7 @@ fn compile_gpu(device: &DeviceContext, kernel: Kernel, shader: wgsl::Shader) -> 
         pipeline,
         layout,
         params: shader.params,
+        immediates: shader.immediates,
     })
 }
 
@@ -252,7 +261,11 @@ where
                 Some(k) => k,
                 None => {
                     let kernel = build_kernel::<N>(site, kinds, build());
-                    let shader = lower(kernel.clone(), device.device.features() | wgpu::Features::SHADER_F64)?;
+                    let shader = lower(
+                        kernel.clone(),
+                        device.device.features() | wgpu::Features::SHADER_F64,
+                        device.device.limits().max_immediate_size,
+                    )?;
                     if shader.uses_f64 && !view.accelerator().supports_double_precision() {
                         return Err(Error::UnsupportedFeature {
                             accelerator: view.accelerator().description().to_string(),
@@ -272,17 +285,6 @@ where
             let gy = groups.div_ceil(gx);
             view.record(
                 |device, encoder| {
-                    let params = device.device.create_buffer(&wgpu::BufferDescriptor {
-                        label: Some("amp-rs launch parameters"),
-                        size: (words.len() * 4) as u64,
-                        usage: wgpu::BufferUsages::UNIFORM,
-                        mapped_at_creation: true,
-                    });
-                    params
-                        .get_mapped_range_mut(..)
-                        .map_err(|e| Error::Runtime(format!("cannot write launch parameters: {e}")))?
-                        .copy_from_slice(bytemuck::cast_slice(&words));
-                    params.unmap();
                     let mut entries = Vec::new();
                     for b in &bound {
                         if let BoundOrScalar::Container(c) = b {
@@ -295,10 +297,28 @@ where
                             }
                         }
                     }
-                    entries.push(wgpu::BindGroupEntry {
-                        binding: entries.len() as u32,
-                        resource: params.as_entire_binding(),
+                    // Without immediates, the parameters go in a small
+                    // uniform buffer of their own (commands of one batch
+                    // cannot share a rewritten one).
+                    let params = (!compiled.immediates).then(|| {
+                        let params = device.device.create_buffer(&wgpu::BufferDescriptor {
+                            label: Some("amp-rs launch parameters"),
+                            size: (words.len() * 4) as u64,
+                            usage: wgpu::BufferUsages::UNIFORM,
+                            mapped_at_creation: true,
+                        });
+                        if let Ok(mut range) = params.get_mapped_range_mut(..) {
+                            range.copy_from_slice(bytemuck::cast_slice(&words));
+                        }
+                        params.unmap();
+                        params
                     });
+                    if let Some(params) = &params {
+                        entries.push(wgpu::BindGroupEntry {
+                            binding: entries.len() as u32,
+                            resource: params.as_entire_binding(),
+                        });
+                    }
                     let bind_group = device.device.create_bind_group(&wgpu::BindGroupDescriptor {
                         label: Some("amp-rs launch"),
                         layout: &compiled.layout,
@@ -307,6 +327,9 @@ where
                     let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
                     pass.set_pipeline(&compiled.pipeline);
                     pass.set_bind_group(0, &bind_group, &[]);
+                    if compiled.immediates {
+                        pass.set_immediates(0, bytemuck::cast_slice(&words));
+                    }
                     pass.dispatch_workgroups(gx, gy, 1);
                     Ok(())
                 },

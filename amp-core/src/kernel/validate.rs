@@ -21,6 +21,9 @@ pub(crate) fn validate(source: &str, kernel: &str, features: wgpu::Features) -> 
     if features.contains(wgpu::Features::SHADER_F64) {
         caps |= naga::valid::Capabilities::FLOAT64;
     }
+    if features.contains(wgpu::Features::IMMEDIATES) {
+        caps |= naga::valid::Capabilities::IMMEDIATES;
+    }
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
         .validate(&module)
         .map_err(|e| Error::KernelCompile {

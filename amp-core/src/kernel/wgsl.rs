@@ -107,7 +107,10 @@ pub(crate) struct Shader {
     /// The launch parameters' layout.
     pub(crate) params: ParamLayout,
     /// Whether the module uses `f64`.
-    pub uses_f64: bool,
+    pub(crate) uses_f64: bool,
+    /// Whether the parameters are immediates (else a uniform buffer bound
+    /// after the containers).
+    pub(crate) immediates: bool,
 }
 
 struct Writer<'k> {
@@ -120,6 +123,8 @@ struct Writer<'k> {
     indent: usize,
     tmp: u32,
     uses_f64: bool,
+    /// Parameters as immediates (push constants) instead of a uniform buffer.
+    immediates: bool,
 }
 
 fn compile_error(span: Span, message: impl Into<String>) -> Error {
@@ -142,7 +147,7 @@ fn type_wgsl(t: &Type) -> String {
 /// # Errors
 ///
 /// [`Error::KernelCompile`] for a construct the writer cannot express.
-pub(crate) fn write(kernel: &Kernel, types: &Types) -> Result<Shader> {
+pub(crate) fn write(kernel: &Kernel, types: &Types, immediates: bool) -> Result<Shader> {
     let w = Writer {
         kernel,
         types,
@@ -153,6 +158,7 @@ pub(crate) fn write(kernel: &Kernel, types: &Types) -> Result<Shader> {
         indent: 0,
         tmp: 0,
         uses_f64: false,
+        immediates,
     };
     w.module()
 }
@@ -240,7 +246,11 @@ impl Writer<'_> {
                 binding += 1;
             }
         }
-        let _ = writeln!(self.out, "@group(0) @binding({binding}) var<uniform> amp_p: AmpParams;");
+        if self.immediates {
+            self.line("var<immediate> amp_p: AmpParams;");
+        } else {
+            let _ = writeln!(self.out, "@group(0) @binding({binding}) var<uniform> amp_p: AmpParams;");
+        }
         self.namer.internal("amp_p");
         let _ = writeln!(
             self.out,
@@ -276,6 +286,7 @@ impl Writer<'_> {
                 words,
             },
             uses_f64: self.uses_f64,
+            immediates: self.immediates,
         })
     }
 
