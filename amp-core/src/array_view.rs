@@ -61,7 +61,7 @@ pub struct ArrayView<'a, T: Element, const N: usize, A: Access = ReadWrite> {
 fn elem_size<T: Element>() -> u64 {
     const {
         assert!(
-            size_of::<T>() % 4 == 0 && size_of::<T>() > 0,
+            size_of::<T>().is_multiple_of(4) && size_of::<T>() > 0,
             "element sizes are whole 32-bit words"
         )
     };
@@ -285,7 +285,7 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     pub fn reinterpret_as<U: Element>(&self) -> Result<ArrayView<'a, U, 1, A>> {
         let layout = self.layout.reinterpret(elem_size::<U>())?;
         let base = self.storage.host_ptr().map_or(0, |p| p as usize as u64);
-        if (base + layout.offset) % align_of::<U>() as u64 != 0 {
+        if !(base + layout.offset).is_multiple_of(align_of::<U>() as u64) {
             return Err(Error::InvalidArgument(format!(
                 "reinterpret_as: the view starts at byte {}, not aligned for a {}-byte-aligned type",
                 layout.offset,

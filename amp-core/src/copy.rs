@@ -157,12 +157,12 @@ fn check_shapes<T: Element, const N: usize>(
     src: &(impl CopySource<T, N> + ?Sized),
     dst: &(impl CopyTarget<T, N> + ?Sized),
 ) -> Result<()> {
-    if let (Some(a), Some(b)) = (src.copy_extent(), dst.copy_extent()) {
-        if a != b {
-            return Err(Error::InvalidArgument(format!(
-                "copy between different extents: {a} and {b}"
-            )));
-        }
+    if let (Some(a), Some(b)) = (src.copy_extent(), dst.copy_extent())
+        && a != b
+    {
+        return Err(Error::InvalidArgument(format!(
+            "copy between different extents: {a} and {b}"
+        )));
     }
     if src.copy_len() != dst.copy_len() {
         return Err(Error::InvalidArgument(format!(
@@ -252,11 +252,11 @@ fn copy_inner<T: Element, const N: usize>(
     dest: &mut (impl CopyTarget<T, N> + ?Sized),
 ) -> Result<Option<AcceleratorView>> {
     check_shapes(src, dest)?;
-    if let (Some(a), Some(b)) = (src.as_array(), dest.as_array()) {
-        if a.accelerator_view().accelerator() == b.accelerator_view().accelerator() {
-            copy_array_to_array(a, b)?;
-            return Ok(Some(b.accelerator_view().clone()));
-        }
+    if let (Some(a), Some(b)) = (src.as_array(), dest.as_array())
+        && a.accelerator_view().accelerator() == b.accelerator_view().accelerator()
+    {
+        copy_array_to_array(a, b)?;
+        return Ok(Some(b.accelerator_view().clone()));
     }
     let data = src.read_all()?;
     dest.write_all(&data)?;

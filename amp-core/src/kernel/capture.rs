@@ -8,7 +8,7 @@ use crate::backend::storage::{DeviceBinding, Storage};
 use crate::kernel::ir::{CaptureKind, Scalar};
 use crate::kernel::native::CpuView;
 use crate::layout::Layout;
-use crate::{Access, AcceleratorView, Array, ArrayView, Element, Error, ReadWrite, Result};
+use crate::{AcceleratorView, Access, Array, ArrayView, Element, Error, ReadWrite, Result};
 
 /// A container's binding for one launch.
 pub struct BoundContainer {

@@ -131,7 +131,10 @@ pub enum BinOp {
 impl BinOp {
     /// Whether the result is `bool` whatever the operands.
     pub fn is_comparison(self) -> bool {
-        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
     }
 
     /// The WGSL operator.
@@ -287,6 +290,7 @@ pub struct Stmt {
 
 /// The kinds of [`Stmt`].
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // built once per kernel; boxing buys nothing
 pub enum StmtKind {
     /// `let [mut] x[: T] [= e];`
     Let {

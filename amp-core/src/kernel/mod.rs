@@ -41,13 +41,37 @@ pub(crate) struct CompiledKernel {
     layout: wgpu::BindGroupLayout,
     params: wgsl::ParamLayout,
     immediates: bool,
+    /// The WGSL it was built from.
+    source: String,
+    /// Recent bind groups by their buffers (immediates only: then a bind
+    /// group depends on nothing else). Small, so that it keeps few buffers
+    /// alive.
+    bind_groups: Mutex<Vec<(Vec<wgpu::Buffer>, wgpu::BindGroup)>>,
 }
+
+/// How many bind groups a compiled kernel remembers.
+const BIND_GROUP_CACHE: usize = 8;
 
 /// Compiled kernels of one device, by the type of the kernel's native
 /// closure (unique per kernel and per instantiation of generic code).
 #[derive(Default)]
 pub(crate) struct KernelCache {
     kernels: Mutex<HashMap<TypeId, Arc<CompiledKernel>>>,
+}
+
+/// The WGSL of every kernel compiled for `view`'s device (for benchmarks
+/// that run the same shader through raw wgpu).
+pub fn compiled_sources(view: &AcceleratorView) -> Vec<String> {
+    match view.accelerator().device() {
+        Ok(Some(device)) => device
+            .kernels
+            .kernels
+            .lock()
+            .values()
+            .map(|k| k.source.clone())
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Lowers `kernel` to validated WGSL for a device with `features` and
@@ -62,9 +86,17 @@ pub fn lower_to_wgsl(kernel: Kernel, features: wgpu::Features) -> Result<String>
 
 /// Lowers `kernel` to validated WGSL for a device with `features`, passing
 /// the parameters as immediates when they fit in `max_immediate` bytes.
-pub(crate) fn lower(mut kernel: Kernel, features: wgpu::Features, max_immediate: u32) -> Result<wgsl::Shader> {
+pub(crate) fn lower(
+    mut kernel: Kernel,
+    features: wgpu::Features,
+    max_immediate: u32,
+) -> Result<wgsl::Shader> {
     let types = typeck::check(&mut kernel)?;
-    let mut shader = wgsl::write(&kernel, &types, features.contains(wgpu::Features::IMMEDIATES))?;
+    let mut shader = wgsl::write(
+        &kernel,
+        &types,
+        features.contains(wgpu::Features::IMMEDIATES),
+    )?;
     if shader.immediates && shader.params.words * 4 > max_immediate {
         shader = wgsl::write(&kernel, &types, false)?;
     }
@@ -96,7 +128,11 @@ fn build_kernel<const N: usize>(site: &KernelSite, kinds: Vec<CaptureKind>, body
     }
 }
 
-fn compile_gpu(device: &DeviceContext, kernel: Kernel, shader: wgsl::Shader) -> Result<CompiledKernel> {
+fn compile_gpu(
+    device: &DeviceContext,
+    kernel: Kernel,
+    shader: wgsl::Shader,
+) -> Result<CompiledKernel> {
     let mut entries = Vec::new();
     for (_, kind) in &kernel.captures {
         if let CaptureKind::Container { writable, .. } = kind {
@@ -104,7 +140,9 @@ fn compile_gpu(device: &DeviceContext, kernel: Kernel, shader: wgsl::Shader) -> 
                 binding: entries.len() as u32,
                 visibility: wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: !writable },
+                    ty: wgpu::BufferBindingType::Storage {
+                        read_only: !writable,
+                    },
                     has_dynamic_offset: false,
                     min_binding_size: None,
                 },
@@ -124,8 +162,14 @@ fn compile_gpu(device: &DeviceContext, kernel: Kernel, shader: wgsl::Shader) -> 
             count: None,
         });
     }
-    let immediate_size = if shader.immediates { shader.params.words * 4 } else { 0 };
-    let scope = device.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let immediate_size = if shader.immediates {
+        shader.params.words * 4
+    } else {
+        0
+    };
+    let scope = device
+        .device
+        .push_error_scope(wgpu::ErrorFilter::Validation);
     let layout = device
         .device
         .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -166,11 +210,18 @@ fn compile_gpu(device: &DeviceContext, kernel: Kernel, shader: wgsl::Shader) -> 
         layout,
         params: shader.params,
         immediates: shader.immediates,
+        source: shader.source,
+        bind_groups: Mutex::new(Vec::new()),
     })
 }
 
 /// The 32-bit words of a launch's parameter block.
-fn param_words(params: &wgsl::ParamLayout, extent: &[i32], total: u32, bound: &[BoundOrScalar]) -> Vec<u32> {
+fn param_words(
+    params: &wgsl::ParamLayout,
+    extent: &[i32],
+    total: u32,
+    bound: &[BoundOrScalar],
+) -> Vec<u32> {
     let mut words = vec![0u32; params.words as usize];
     words[0] = total;
     for (d, e) in extent.iter().enumerate() {
@@ -269,11 +320,18 @@ where
                     if shader.uses_f64 && !view.accelerator().supports_double_precision() {
                         return Err(Error::UnsupportedFeature {
                             accelerator: view.accelerator().description().to_string(),
-                            feature: format!("double precision (f64), used by the kernel at {}", site.span),
+                            feature: format!(
+                                "double precision (f64), used by the kernel at {}",
+                                site.span
+                            ),
                         });
                     }
                     let compiled = Arc::new(compile_gpu(device, kernel, shader)?);
-                    device.kernels.kernels.lock().insert(key, Arc::clone(&compiled));
+                    device
+                        .kernels
+                        .kernels
+                        .lock()
+                        .insert(key, Arc::clone(&compiled));
                     compiled
                 }
             };
@@ -285,46 +343,79 @@ where
             let gy = groups.div_ceil(gx);
             view.record(
                 |device, encoder| {
-                    let mut entries = Vec::new();
+                    let mut buffers = Vec::new();
                     for b in &bound {
                         if let BoundOrScalar::Container(c) = b {
                             match &c.binding {
-                                Some(DeviceBinding::Gpu(buffer)) => entries.push(wgpu::BindGroupEntry {
-                                    binding: entries.len() as u32,
-                                    resource: buffer.as_entire_binding(),
-                                }),
-                                _ => return Err(Error::Runtime("a container is not on the GPU".to_string())),
+                                Some(DeviceBinding::Gpu(buffer)) => buffers.push(buffer.clone()),
+                                _ => {
+                                    return Err(Error::Runtime(
+                                        "a container is not on the GPU".to_string(),
+                                    ));
+                                }
                             }
                         }
                     }
-                    // Without immediates, the parameters go in a small
-                    // uniform buffer of their own (commands of one batch
-                    // cannot share a rewritten one).
-                    let params = (!compiled.immediates).then(|| {
-                        let params = device.device.create_buffer(&wgpu::BufferDescriptor {
-                            label: Some("amp-rs launch parameters"),
-                            size: (words.len() * 4) as u64,
-                            usage: wgpu::BufferUsages::UNIFORM,
-                            mapped_at_creation: true,
-                        });
-                        if let Ok(mut range) = params.get_mapped_range_mut(..) {
-                            range.copy_from_slice(bytemuck::cast_slice(&words));
+                    let cached = if compiled.immediates {
+                        let cache = compiled.bind_groups.lock();
+                        cache
+                            .iter()
+                            .find(|(k, _)| *k == buffers)
+                            .map(|(_, g)| g.clone())
+                    } else {
+                        None
+                    };
+                    let bind_group = match cached {
+                        Some(g) => g,
+                        None => {
+                            // Without immediates, the parameters go in a small
+                            // uniform buffer of their own (commands of one batch
+                            // cannot share a rewritten one).
+                            let params = (!compiled.immediates).then(|| {
+                                let params = device.device.create_buffer(&wgpu::BufferDescriptor {
+                                    label: Some("amp-rs launch parameters"),
+                                    size: (words.len() * 4) as u64,
+                                    usage: wgpu::BufferUsages::UNIFORM,
+                                    mapped_at_creation: true,
+                                });
+                                if let Ok(mut range) = params.get_mapped_range_mut(..) {
+                                    range.copy_from_slice(bytemuck::cast_slice(&words));
+                                }
+                                params.unmap();
+                                params
+                            });
+                            let mut entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+                                .iter()
+                                .enumerate()
+                                .map(|(i, b)| wgpu::BindGroupEntry {
+                                    binding: i as u32,
+                                    resource: b.as_entire_binding(),
+                                })
+                                .collect();
+                            if let Some(params) = &params {
+                                entries.push(wgpu::BindGroupEntry {
+                                    binding: entries.len() as u32,
+                                    resource: params.as_entire_binding(),
+                                });
+                            }
+                            let group =
+                                device.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                                    label: Some("amp-rs launch"),
+                                    layout: &compiled.layout,
+                                    entries: &entries,
+                                });
+                            if compiled.immediates {
+                                let mut cache = compiled.bind_groups.lock();
+                                if cache.len() >= BIND_GROUP_CACHE {
+                                    cache.remove(0);
+                                }
+                                cache.push((buffers, group.clone()));
+                            }
+                            group
                         }
-                        params.unmap();
-                        params
-                    });
-                    if let Some(params) = &params {
-                        entries.push(wgpu::BindGroupEntry {
-                            binding: entries.len() as u32,
-                            resource: params.as_entire_binding(),
-                        });
-                    }
-                    let bind_group = device.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some("amp-rs launch"),
-                        layout: &compiled.layout,
-                        entries: &entries,
-                    });
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+                    };
+                    let mut pass =
+                        encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
                     pass.set_pipeline(&compiled.pipeline);
                     pass.set_bind_group(0, &bind_group, &[]);
                     if compiled.immediates {
@@ -338,13 +429,16 @@ where
             )
         }
         None => {
-            if kinds.iter().any(|k| matches!(k, CaptureKind::Container { .. }))
+            if kinds
+                .iter()
+                .any(|k| matches!(k, CaptureKind::Container { .. }))
                 && !view.accelerator().is_cpu()
             {
                 return Err(Error::Runtime("a GPU view without a device".to_string()));
             }
             let (_, native) = captures.bind_all(&view)?;
-            let native = native.ok_or_else(|| Error::Runtime("captures are not on the CPU".to_string()))?;
+            let native =
+                native.ok_or_else(|| Error::Runtime("captures are not on the CPU".to_string()))?;
             view.record(
                 |_, _| Ok(()),
                 move || run_native(domain, total, &native, &cpu),
@@ -361,7 +455,10 @@ fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
     captures: &C,
     body: &F,
 ) -> Result<()> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(total as usize).max(1);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(total as usize)
+        .max(1);
     let chunk = (total as usize).div_ceil(threads);
     let panics: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|s| {
@@ -399,7 +496,9 @@ fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
         }
     });
     match panics.into_inner() {
-        Some(msg) => Err(Error::Runtime(format!("kernel failed on the CPU accelerator: {msg}"))),
+        Some(msg) => Err(Error::Runtime(format!(
+            "kernel failed on the CPU accelerator: {msg}"
+        ))),
         None => Ok(()),
     }
 }

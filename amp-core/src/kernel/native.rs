@@ -64,7 +64,10 @@ impl<T: Element, const N: usize> Store<T, N> for CpuView<T, N, ReadWrite> {
         let range = self.word_range(&idx.into_index());
         let bytes = bytemuck::bytes_of(&value);
         for (chunk, word) in bytes.chunks_exact(4).zip(&self.mem.words()[range]) {
-            word.store(u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]), Ordering::Relaxed);
+            word.store(
+                u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
+                Ordering::Relaxed,
+            );
         }
     }
 }
@@ -141,38 +144,62 @@ pub mod ops {
     float_arith!(f32, f64);
 
     impl<const N: usize> Arith for crate::Index<N> {
-        fn add(self, b: Self) -> Self { self + b }
-        fn sub(self, b: Self) -> Self { self - b }
+        fn add(self, b: Self) -> Self {
+            self + b
+        }
+        fn sub(self, b: Self) -> Self {
+            self - b
+        }
         fn mul(self, b: Self) -> Self {
             let mut r = self;
-            for d in 0..N { r[d] = self[d].wrapping_mul(b[d]); }
+            for d in 0..N {
+                r[d] = self[d].wrapping_mul(b[d]);
+            }
             r
         }
         fn div(self, b: Self) -> Self {
             let mut r = self;
-            for d in 0..N { r[d] = self[d].div(b[d]); }
+            for d in 0..N {
+                r[d] = self[d].div(b[d]);
+            }
             r
         }
         fn rem(self, b: Self) -> Self {
             let mut r = self;
-            for d in 0..N { r[d] = self[d].rem(b[d]); }
+            for d in 0..N {
+                r[d] = self[d].rem(b[d]);
+            }
             r
         }
-        fn neg(self) -> Self { -self }
+        fn neg(self) -> Self {
+            -self
+        }
     }
 
     /// `a + b`.
-    pub fn add<T: Arith>(a: T, b: T) -> T { a.add(b) }
+    pub fn add<T: Arith>(a: T, b: T) -> T {
+        a.add(b)
+    }
     /// `a - b`.
-    pub fn sub<T: Arith>(a: T, b: T) -> T { a.sub(b) }
+    pub fn sub<T: Arith>(a: T, b: T) -> T {
+        a.sub(b)
+    }
     /// `a * b`.
-    pub fn mul<T: Arith>(a: T, b: T) -> T { a.mul(b) }
+    pub fn mul<T: Arith>(a: T, b: T) -> T {
+        a.mul(b)
+    }
     /// `a / b`.
-    pub fn div<T: Arith>(a: T, b: T) -> T { a.div(b) }
+    pub fn div<T: Arith>(a: T, b: T) -> T {
+        a.div(b)
+    }
     /// `a % b`.
-    pub fn rem<T: Arith>(a: T, b: T) -> T { a.rem(b) }
+    pub fn rem<T: Arith>(a: T, b: T) -> T {
+        a.rem(b)
+    }
     /// `-a`.
-    pub fn neg<T: Arith>(a: T) -> T { a.neg() }
+    pub fn neg<T: Arith>(a: T) -> T {
+        a.neg()
+    }
 
     /// Shifts with WGSL's semantics: the amount is taken modulo the width.
     pub trait Shift: Copy {
@@ -182,12 +209,20 @@ pub mod ops {
         fn shr(self, b: u32) -> Self;
     }
     impl Shift for i32 {
-        fn shl(self, b: u32) -> Self { self.wrapping_shl(b) }
-        fn shr(self, b: u32) -> Self { self.wrapping_shr(b) }
+        fn shl(self, b: u32) -> Self {
+            self.wrapping_shl(b)
+        }
+        fn shr(self, b: u32) -> Self {
+            self.wrapping_shr(b)
+        }
     }
     impl Shift for u32 {
-        fn shl(self, b: u32) -> Self { self.wrapping_shl(b) }
-        fn shr(self, b: u32) -> Self { self.wrapping_shr(b) }
+        fn shl(self, b: u32) -> Self {
+            self.wrapping_shl(b)
+        }
+        fn shr(self, b: u32) -> Self {
+            self.wrapping_shr(b)
+        }
     }
     /// A shift amount: any kernel integer.
     pub trait ShiftAmount: Copy {
@@ -195,15 +230,23 @@ pub mod ops {
         fn amount(self) -> u32;
     }
     impl ShiftAmount for i32 {
-        fn amount(self) -> u32 { self as u32 }
+        fn amount(self) -> u32 {
+            self as u32
+        }
     }
     impl ShiftAmount for u32 {
-        fn amount(self) -> u32 { self }
+        fn amount(self) -> u32 {
+            self
+        }
     }
     /// `a << b`.
-    pub fn shl<T: Shift, S: ShiftAmount>(a: T, b: S) -> T { a.shl(b.amount()) }
+    pub fn shl<T: Shift, S: ShiftAmount>(a: T, b: S) -> T {
+        a.shl(b.amount())
+    }
     /// `a >> b`.
-    pub fn shr<T: Shift, S: ShiftAmount>(a: T, b: S) -> T { a.shr(b.amount()) }
+    pub fn shr<T: Shift, S: ShiftAmount>(a: T, b: S) -> T {
+        a.shr(b.amount())
+    }
 
     /// `value as To`, as a function (so that generated code needs no
     /// parentheses around casts).
@@ -223,10 +266,14 @@ pub mod ops {
     }
     casts!(i32, u32, f32, f64);
     impl CastTo<i32> for bool {
-        fn cast(self) -> i32 { self as i32 }
+        fn cast(self) -> i32 {
+            self as i32
+        }
     }
     impl CastTo<u32> for bool {
-        fn cast(self) -> u32 { self as u32 }
+        fn cast(self) -> u32 {
+            self as u32
+        }
     }
 
     /// `value as To`.

@@ -55,7 +55,9 @@ impl Solver {
 
     fn resolve(&mut self, t: &Term) -> Term {
         match t {
-            Term::Known(Type::Array(elem, n)) => Term::ArrayOf(Box::new(Term::Known((**elem).clone())), *n),
+            Term::Known(Type::Array(elem, n)) => {
+                Term::ArrayOf(Box::new(Term::Known((**elem).clone())), *n)
+            }
             Term::Known(_) | Term::ArrayOf(..) => t.clone(),
             Term::Var(v) => {
                 let r = self.find(*v);
@@ -97,7 +99,10 @@ impl Solver {
             (Term::Var(v), Term::Known(t)) | (Term::Known(t), Term::Var(v)) => {
                 let kind = self.kind[v as usize];
                 if !Self::kind_ok(kind, &t) {
-                    return Err(type_error(span, format!("a {kind:?} literal cannot have type {t:?}")));
+                    return Err(type_error(
+                        span,
+                        format!("a {kind:?} literal cannot have type {t:?}"),
+                    ));
                 }
                 self.bound[v as usize] = Some(Term::Known(t));
                 Ok(())
@@ -117,7 +122,12 @@ impl Solver {
                 let kind = match (kx, ky) {
                     (Kind::Any, k) | (k, Kind::Any) => k,
                     (a, b) if a == b => a,
-                    _ => return Err(type_error(span, "an integer and a float literal were mixed".to_string())),
+                    _ => {
+                        return Err(type_error(
+                            span,
+                            "an integer and a float literal were mixed".to_string(),
+                        ));
+                    }
                 };
                 self.parent[x as usize] = y;
                 self.kind[y as usize] = kind;
@@ -133,16 +143,27 @@ impl Solver {
                 if Self::kind_ok(kind, &ty) {
                     Ok(())
                 } else {
-                    Err(type_error(span, format!("expected a {kind:?} value, found {ty:?}")))
+                    Err(type_error(
+                        span,
+                        format!("expected a {kind:?} value, found {ty:?}"),
+                    ))
                 }
             }
-            Term::ArrayOf(..) => Err(type_error(span, format!("expected a {kind:?} value, found an array"))),
+            Term::ArrayOf(..) => Err(type_error(
+                span,
+                format!("expected a {kind:?} value, found an array"),
+            )),
             Term::Var(v) => {
                 let k = self.kind[v as usize];
                 self.kind[v as usize] = match (k, kind) {
                     (Kind::Any, k) | (k, Kind::Any) => k,
                     (a, b) if a == b => a,
-                    _ => return Err(type_error(span, "an integer and a float were mixed".to_string())),
+                    _ => {
+                        return Err(type_error(
+                            span,
+                            "an integer and a float were mixed".to_string(),
+                        ));
+                    }
                 };
                 Ok(())
             }
@@ -165,7 +186,9 @@ impl Solver {
 fn type_error(span: Span, message: String) -> Error {
     Error::KernelCompile {
         kernel: span.to_string(),
-        message: format!("type reconstruction failed: {message} (this is a bug in amp-rs: the kernel compiled as Rust)"),
+        message: format!(
+            "type reconstruction failed: {message} (this is a bug in amp-rs: the kernel compiled as Rust)"
+        ),
     }
 }
 
@@ -227,7 +250,9 @@ impl Checker<'_> {
     fn stmt(&mut self, s: &Stmt) -> Result<()> {
         let span = s.span;
         match &s.kind {
-            StmtKind::Let { local, ty, init, .. } => {
+            StmtKind::Let {
+                local, ty, init, ..
+            } => {
                 let t = self.local(*local);
                 if let Some(ty) = ty {
                     self.solver.unify(&t, &Term::Known(ty.clone()), span)?;
@@ -264,7 +289,14 @@ impl Checker<'_> {
             StmtKind::Loop(body) => {
                 self.block(body)?;
             }
-            StmtKind::For { var, start, end, step, body, .. } => {
+            StmtKind::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
                 let vt = self.local(*var);
                 let st = self.expr(start)?;
                 let et = self.expr(end)?;
@@ -293,7 +325,9 @@ impl Checker<'_> {
                     self.solver.require(&it, Kind::Int, span)?;
                     t = match self.solver.resolve(&t) {
                         Term::ArrayOf(elem, _) => *elem,
-                        other => return Err(type_error(span, format!("indexing a non-array {other:?}"))),
+                        other => {
+                            return Err(type_error(span, format!("indexing a non-array {other:?}")));
+                        }
                     };
                 }
                 Ok(t)
@@ -304,18 +338,28 @@ impl Checker<'_> {
     fn load(&mut self, c: CaptureId, idx: &[Expr], span: Span) -> Result<Term> {
         let (elem, rank) = match self.capture(c, span)? {
             CaptureKind::Container { elem, rank, .. } => (*elem, *rank),
-            CaptureKind::Scalar(_) => return Err(type_error(span, "indexing a scalar capture".to_string())),
+            CaptureKind::Scalar(_) => {
+                return Err(type_error(span, "indexing a scalar capture".to_string()));
+            }
         };
         if idx.len() == 1 {
             let t = self.expr(&idx[0])?;
             match self.solver.resolve(&t) {
                 Term::Known(Type::Index(n)) if n == rank => {}
                 _ if rank == 1 => self.solver.unify(&t, &i32t(), span)?,
-                other => return Err(type_error(span, format!("a rank-{rank} container indexed by {other:?}"))),
+                other => {
+                    return Err(type_error(
+                        span,
+                        format!("a rank-{rank} container indexed by {other:?}"),
+                    ));
+                }
             }
         } else {
             if idx.len() as u32 != rank {
-                return Err(type_error(span, format!("a rank-{rank} container indexed by {} indices", idx.len())));
+                return Err(type_error(
+                    span,
+                    format!("a rank-{rank} container indexed by {} indices", idx.len()),
+                ));
             }
             for i in idx {
                 let t = self.expr(i)?;
@@ -375,7 +419,8 @@ impl Checker<'_> {
                     _ => {
                         // Index arithmetic: Index op Index, or Index op i32.
                         match (self.solver.resolve(&lt), self.solver.resolve(&rt)) {
-                            (Term::Known(Type::Index(n)), other) | (other, Term::Known(Type::Index(n))) => {
+                            (Term::Known(Type::Index(n)), other)
+                            | (other, Term::Known(Type::Index(n))) => {
                                 match other {
                                     Term::Known(Type::Index(m)) if m == n => {}
                                     t => self.solver.unify(&t, &i32t(), span)?,
@@ -402,7 +447,12 @@ impl Checker<'_> {
                 self.solver.require(&kt, Kind::Int, span)?;
                 match self.solver.resolve(&xt) {
                     Term::Known(Type::Index(_)) => i32t(),
-                    other => return Err(type_error(span, format!("component of a non-index {other:?}"))),
+                    other => {
+                        return Err(type_error(
+                            span,
+                            format!("component of a non-index {other:?}"),
+                        ));
+                    }
                 }
             }
             ExprKind::MakeIndex(parts) => {
@@ -419,7 +469,9 @@ impl Checker<'_> {
                 match self.solver.resolve(&at) {
                     Term::ArrayOf(elem, _) => *elem,
                     Term::Known(Type::Index(_)) => i32t(),
-                    other => return Err(type_error(span, format!("indexing a non-array {other:?}"))),
+                    other => {
+                        return Err(type_error(span, format!("indexing a non-array {other:?}")));
+                    }
                 }
             }
             ExprKind::MakeArray(items) => {
@@ -502,7 +554,11 @@ pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
         resolved.push(checker.solver.finish(&t));
     }
     let mut types = Types::default();
-    let locals: Vec<(LocalId, Term)> = checker.locals.iter().map(|(k, v)| (*k, v.clone())).collect();
+    let locals: Vec<(LocalId, Term)> = checker
+        .locals
+        .iter()
+        .map(|(k, v)| (*k, v.clone()))
+        .collect();
     for (id, t) in locals {
         types.locals.insert(id, checker.solver.finish(&t));
     }
@@ -549,7 +605,13 @@ fn write_literals_stmt(s: &mut Stmt, next: &mut impl Iterator<Item = Type>) {
             write_literals_block(body, next);
         }
         StmtKind::Loop(body) => write_literals_block(body, next),
-        StmtKind::For { start, end, step, body, .. } => {
+        StmtKind::For {
+            start,
+            end,
+            step,
+            body,
+            ..
+        } => {
             write_literals(start, next);
             write_literals(end, next);
             if let Some(step) = step {
@@ -575,7 +637,10 @@ fn write_literals(e: &mut Expr, next: &mut impl Iterator<Item = Type>) {
             write_literals(r, next);
         }
         ExprKind::Unary(_, x) | ExprKind::Cast(x, _) => write_literals(x, next),
-        ExprKind::Load(_, idx) | ExprKind::MakeIndex(idx) | ExprKind::MakeArray(idx) | ExprKind::Call(_, idx) => {
+        ExprKind::Load(_, idx)
+        | ExprKind::MakeIndex(idx)
+        | ExprKind::MakeArray(idx)
+        | ExprKind::Call(_, idx) => {
             idx.iter_mut().for_each(|i| write_literals(i, next));
         }
         ExprKind::IndexComponent(a, b) | ExprKind::ArrayElement(a, b) => {

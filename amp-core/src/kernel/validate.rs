@@ -9,7 +9,11 @@ use crate::{Error, Result};
 /// # Errors
 ///
 /// [`Error::KernelCompile`] with naga's diagnostic.
-pub(crate) fn validate(source: &str, kernel: &str, features: wgpu::Features) -> Result<naga::Module> {
+pub(crate) fn validate(
+    source: &str,
+    kernel: &str,
+    features: wgpu::Features,
+) -> Result<naga::Module> {
     let module = naga::front::wgsl::parse_str(source).map_err(|e| Error::KernelCompile {
         kernel: kernel.to_string(),
         message: format!(

@@ -23,28 +23,218 @@ pub(crate) const WORKGROUP_SIZE: u32 = 256;
 
 /// WGSL keywords and reserved words a generated name must avoid.
 const RESERVED: &[&str] = &[
-    "alias", "array", "atomic", "bitcast", "bool", "break", "case", "const", "const_assert",
-    "continue", "continuing", "default", "diagnostic", "discard", "else", "enable", "f16", "f32",
-    "f64", "false", "fn", "for", "i32", "i64", "if", "let", "loop", "mat2x2", "mat2x3", "mat2x4",
-    "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4", "override", "ptr", "requires",
-    "return", "sampler", "struct", "switch", "true", "u32", "u64", "var", "vec2", "vec3", "vec4",
-    "while", "NULL", "Self", "abstract", "active", "alignas", "alignof", "as", "asm", "async",
-    "attribute", "auto", "await", "become", "binding_array", "cast", "catch", "class", "co_await",
-    "co_return", "co_yield", "coherent", "column_major", "common", "compile", "compile_fragment",
-    "concept", "const_cast", "consteval", "constexpr", "constinit", "crate", "debugger", "decltype",
-    "delete", "demote", "demote_to_helper", "do", "dynamic_cast", "enum", "explicit", "export",
-    "extends", "extern", "external", "fallthrough", "filter", "final", "finally", "friend", "from",
-    "fxgroup", "get", "goto", "groupshared", "highp", "impl", "implements", "import", "inline",
-    "instanceof", "interface", "layout", "lowp", "macro", "macro_rules", "match", "mediump", "meta",
-    "mod", "module", "move", "mut", "mutable", "namespace", "new", "nil", "noexcept", "noinline",
-    "nointerpolation", "noperspective", "null", "nullptr", "of", "operator", "package",
-    "packoffset", "partition", "pass", "patch", "pixelfragment", "precise", "precision", "premerge",
-    "priv", "protected", "pub", "public", "readonly", "ref", "regardless", "register",
-    "reinterpret_cast", "require", "resource", "restrict", "self", "set", "shared", "sizeof",
-    "smooth", "snorm", "static", "static_assert", "static_cast", "std", "subroutine", "super",
-    "target", "template", "this", "thread_local", "throw", "trait", "try", "type", "typedef",
-    "typeid", "typename", "typeof", "union", "unless", "unorm", "unsafe", "unsized", "use", "using",
-    "varying", "virtual", "volatile", "wgsl", "where", "with", "writeonly", "yield",
+    "alias",
+    "array",
+    "atomic",
+    "bitcast",
+    "bool",
+    "break",
+    "case",
+    "const",
+    "const_assert",
+    "continue",
+    "continuing",
+    "default",
+    "diagnostic",
+    "discard",
+    "else",
+    "enable",
+    "f16",
+    "f32",
+    "f64",
+    "false",
+    "fn",
+    "for",
+    "i32",
+    "i64",
+    "if",
+    "let",
+    "loop",
+    "mat2x2",
+    "mat2x3",
+    "mat2x4",
+    "mat3x2",
+    "mat3x3",
+    "mat3x4",
+    "mat4x2",
+    "mat4x3",
+    "mat4x4",
+    "override",
+    "ptr",
+    "requires",
+    "return",
+    "sampler",
+    "struct",
+    "switch",
+    "true",
+    "u32",
+    "u64",
+    "var",
+    "vec2",
+    "vec3",
+    "vec4",
+    "while",
+    "NULL",
+    "Self",
+    "abstract",
+    "active",
+    "alignas",
+    "alignof",
+    "as",
+    "asm",
+    "async",
+    "attribute",
+    "auto",
+    "await",
+    "become",
+    "binding_array",
+    "cast",
+    "catch",
+    "class",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "coherent",
+    "column_major",
+    "common",
+    "compile",
+    "compile_fragment",
+    "concept",
+    "const_cast",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "crate",
+    "debugger",
+    "decltype",
+    "delete",
+    "demote",
+    "demote_to_helper",
+    "do",
+    "dynamic_cast",
+    "enum",
+    "explicit",
+    "export",
+    "extends",
+    "extern",
+    "external",
+    "fallthrough",
+    "filter",
+    "final",
+    "finally",
+    "friend",
+    "from",
+    "fxgroup",
+    "get",
+    "goto",
+    "groupshared",
+    "highp",
+    "impl",
+    "implements",
+    "import",
+    "inline",
+    "instanceof",
+    "interface",
+    "layout",
+    "lowp",
+    "macro",
+    "macro_rules",
+    "match",
+    "mediump",
+    "meta",
+    "mod",
+    "module",
+    "move",
+    "mut",
+    "mutable",
+    "namespace",
+    "new",
+    "nil",
+    "noexcept",
+    "noinline",
+    "nointerpolation",
+    "noperspective",
+    "null",
+    "nullptr",
+    "of",
+    "operator",
+    "package",
+    "packoffset",
+    "partition",
+    "pass",
+    "patch",
+    "pixelfragment",
+    "precise",
+    "precision",
+    "premerge",
+    "priv",
+    "protected",
+    "pub",
+    "public",
+    "readonly",
+    "ref",
+    "regardless",
+    "register",
+    "reinterpret_cast",
+    "require",
+    "resource",
+    "restrict",
+    "self",
+    "set",
+    "shared",
+    "sizeof",
+    "smooth",
+    "snorm",
+    "static",
+    "static_assert",
+    "static_cast",
+    "std",
+    "subroutine",
+    "super",
+    "target",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "trait",
+    "try",
+    "type",
+    "typedef",
+    "typeid",
+    "typename",
+    "typeof",
+    "union",
+    "unless",
+    "unorm",
+    "unsafe",
+    "unsized",
+    "use",
+    "using",
+    "varying",
+    "virtual",
+    "volatile",
+    "wgsl",
+    "where",
+    "with",
+    "writeonly",
+    "yield",
+];
+
+/// WGSL built-in functions and the module's own names: a user name that
+/// shadowed one would break the code the writer generates around it (a
+/// capture named `select` hides the `select` every `/` uses).
+const PREDECLARED: &[&str] = &[
+    "main", "AmpParams", "abs", "acos", "acosh", "all", "any", "arrayLength", "asin", "asinh",
+    "atan", "atan2", "atanh", "atomicAdd", "atomicAnd", "atomicCompareExchangeWeak",
+    "atomicExchange", "atomicLoad", "atomicMax", "atomicMin", "atomicOr", "atomicStore",
+    "atomicSub", "atomicXor", "ceil", "clamp", "cos", "cosh", "countLeadingZeros", "countOneBits",
+    "countTrailingZeros", "cross", "degrees", "determinant", "distance", "dot", "exp", "exp2",
+    "extractBits", "faceForward", "firstLeadingBit", "firstTrailingBit", "floor", "fma", "fract",
+    "frexp", "insertBits", "inverseSqrt", "ldexp", "length", "log", "log2", "max", "min", "mix",
+    "modf", "normalize", "pow", "quantizeToF16", "radians", "reflect", "refract", "reverseBits",
+    "round", "saturate", "select", "sign", "sin", "sinh", "smoothstep", "sqrt", "step",
+    "storageBarrier", "tan", "tanh", "transpose", "trunc", "workgroupBarrier",
+    "workgroupUniformLoad",
 ];
 
 /// Gives each entity a unique WGSL name derived from its Rust name.
@@ -58,7 +248,13 @@ impl Namer {
     pub(crate) fn name(&mut self, base: &str) -> String {
         let mut stem: String = base
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         if stem.is_empty() || stem.starts_with(|c: char| c.is_ascii_digit()) {
             stem.insert(0, 'v');
@@ -70,7 +266,7 @@ impl Namer {
         if stem == "_" {
             stem = "v_".to_string();
         }
-        if RESERVED.contains(&stem.as_str()) || stem.starts_with("amp_") {
+        if RESERVED.contains(&stem.as_str()) || PREDECLARED.contains(&stem.as_str()) || stem.starts_with("amp_") {
             stem.push('_');
         }
         let mut name = stem.clone();
@@ -132,6 +328,26 @@ fn compile_error(span: Span, message: impl Into<String>) -> Error {
         kernel: span.to_string(),
         message: message.into(),
     }
+}
+
+/// Whether `e` is a WGSL constant expression as written (literals and
+/// inlined constants, combined by operators, casts and calls).
+fn is_const(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Lit(_) => true,
+        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) => is_const(x),
+        ExprKind::Binary(_, l, r) => is_const(l) && is_const(r),
+        ExprKind::Call(_, args) => args.iter().all(is_const),
+        _ => false,
+    }
+}
+
+/// Operators whose constant evaluation can fail in WGSL.
+fn is_arithmetic(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem | BinOp::Shl | BinOp::Shr
+    )
 }
 
 fn type_wgsl(t: &Type) -> String {
@@ -249,7 +465,10 @@ impl Writer<'_> {
         if self.immediates {
             self.line("var<immediate> amp_p: AmpParams;");
         } else {
-            let _ = writeln!(self.out, "@group(0) @binding({binding}) var<uniform> amp_p: AmpParams;");
+            let _ = writeln!(
+                self.out,
+                "@group(0) @binding({binding}) var<uniform> amp_p: AmpParams;"
+            );
         }
         self.namer.internal("amp_p");
         let _ = writeln!(
@@ -257,12 +476,16 @@ impl Writer<'_> {
             "\n@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_index) amp_li: u32) {{"
         );
         self.indent = 1;
-        self.line(&format!("let amp_lin = (amp_wg.y * amp_nwg.x + amp_wg.x) * {WORKGROUP_SIZE}u + amp_li;"));
+        self.line(&format!(
+            "let amp_lin = (amp_wg.y * amp_nwg.x + amp_wg.x) * {WORKGROUP_SIZE}u + amp_li;"
+        ));
         self.line("if (amp_lin >= amp_p.amp_total) { return; }");
         self.line(&format!("var amp_idx: array<i32, {rank}>;"));
         self.line("var amp_rem = amp_lin;");
         for d in (0..rank).rev() {
-            self.line(&format!("amp_idx[{d}] = i32(amp_rem % u32(amp_p.amp_e{d}));"));
+            self.line(&format!(
+                "amp_idx[{d}] = i32(amp_rem % u32(amp_p.amp_e{d}));"
+            ));
             if d > 0 {
                 self.line(&format!("amp_rem = amp_rem / u32(amp_p.amp_e{d});"));
             }
@@ -334,7 +557,9 @@ impl Writer<'_> {
     fn stmt(&mut self, s: &Stmt) -> Result<()> {
         let span = s.span;
         match &s.kind {
-            StmtKind::Let { local, name, init, .. } => {
+            StmtKind::Let {
+                local, name, init, ..
+            } => {
                 let ty = self.local_type(*local, span)?;
                 let mut pre = Vec::new();
                 let value = init.as_ref().map(|e| self.expr(e, &mut pre)).transpose()?;
@@ -355,7 +580,10 @@ impl Writer<'_> {
                 let value = self.expr(e, &mut pre)?;
                 let value = match op {
                     None => value.0,
-                    Some(op) => self.binary(*op, (target.clone(), target_ty), value, span)?.0,
+                    Some(op) => {
+                        self.binary(*op, (target.clone(), target_ty), value, span, &mut pre)?
+                            .0
+                    }
                 };
                 self.flush_pre(pre);
                 self.line(&format!("{target} = {value};"));
@@ -393,12 +621,21 @@ impl Writer<'_> {
                 self.nested(body)?;
                 self.line("}");
             }
-            StmtKind::For { var, name, start, end, inclusive, step, body } => {
+            StmtKind::For {
+                var,
+                name,
+                start,
+                end,
+                inclusive,
+                step,
+                body,
+            } => {
                 let ty = self.local_type(*var, span)?;
                 let tw = type_wgsl(&ty);
                 let mut pre = Vec::new();
                 let start = self.expr(start, &mut pre)?;
                 let end = self.expr(end, &mut pre)?;
+                let stepped = step.is_some();
                 let step = match step {
                     Some(s) => {
                         let v = self.expr(s, &mut pre)?;
@@ -423,14 +660,23 @@ impl Writer<'_> {
                 self.indent -= 1;
                 self.nested(body)?;
                 self.indent += 1;
-                if *inclusive {
-                    // `..=` ends after `end` even when `end` is the type's maximum.
+                if *inclusive || stepped {
+                    // `a..=b` ends after `b` even when `b` is the type's
+                    // maximum, and `(a..b).step_by(s)` before `i + s` would
+                    // pass `b` even where `i + s` overflows: `i <= b` holds
+                    // here, so `b - i` is the distance as an unsigned number.
+                    // (`break if` must be the last statement of `continuing`.)
+                    let left = self.fresh();
+                    let stop = if *inclusive { "<" } else { "<=" };
                     self.line("continuing {");
-                    self.line(&format!("    break if {wname} > {end_name} - {step_name};"));
+                    self.line(&format!("    let {left} = u32({end_name} - {wname});"));
                     self.line(&format!("    {wname} = {wname} + {step_name};"));
+                    self.line(&format!("    break if {left} {stop} u32({step_name});"));
                     self.line("}");
                 } else {
-                    self.line(&format!("continuing {{ {wname} = {wname} + {step_name}; }}"));
+                    self.line(&format!(
+                        "continuing {{ {wname} = {wname} + {step_name}; }}"
+                    ));
                 }
                 self.indent -= 1;
                 self.line("}");
@@ -451,13 +697,21 @@ impl Writer<'_> {
 
     fn capture_container(&self, c: CaptureId, span: Span) -> Result<(usize, Scalar, u32)> {
         match self.kernel.captures.get(c.0 as usize) {
-            Some((_, CaptureKind::Container { elem, rank, .. })) => Ok((c.0 as usize, *elem, *rank)),
+            Some((_, CaptureKind::Container { elem, rank, .. })) => {
+                Ok((c.0 as usize, *elem, *rank))
+            }
             _ => Err(compile_error(span, "not a container capture")),
         }
     }
 
     /// The element address expression of `c[idx]`.
-    fn address(&mut self, c: CaptureId, idx: &[Expr], span: Span, pre: &mut Vec<String>) -> Result<(String, Scalar)> {
+    fn address(
+        &mut self,
+        c: CaptureId,
+        idx: &[Expr],
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<(String, Scalar)> {
         let (i, elem, rank) = self.capture_container(c, span)?;
         let comps: Vec<String> = if idx.len() == 1 {
             let (e, t) = self.expr(&idx[0], pre)?;
@@ -519,20 +773,47 @@ impl Writer<'_> {
                         self.uses_f64 = true;
                         format!("{v}.0lf")
                     }
-                    _ => return Err(compile_error(span, format!("literal {v} does not fit in {}", s.rust()))),
+                    _ => {
+                        return Err(compile_error(
+                            span,
+                            format!("literal {v} does not fit in {}", s.rust()),
+                        ));
+                    }
                 };
                 (text, Type::Scalar(s))
             }
             Lit::Float(v, s) => {
                 let s = s.unwrap_or(Scalar::F64);
-                let text = match s {
-                    Scalar::F32 => format!("{:?}f", v as f32),
-                    _ => {
-                        self.uses_f64 = true;
-                        format!("{v:?}lf")
+                if s == Scalar::F64 {
+                    self.uses_f64 = true;
+                }
+                let finite = if s == Scalar::F32 {
+                    (v as f32).is_finite()
+                } else {
+                    v.is_finite()
+                };
+                let text = if finite {
+                    match s {
+                        Scalar::F32 => format!("{:?}f", v as f32),
+                        _ => format!("{v:?}lf"),
+                    }
+                } else {
+                    // WGSL has no literal for infinities and NaN (and a
+                    // constant expression must be finite); a bitcast is not
+                    // a constant expression.
+                    let bits = if v.is_nan() {
+                        "0x7fc00000u"
+                    } else if v > 0.0 {
+                        "0x7f800000u"
+                    } else {
+                        "0xff800000u"
+                    };
+                    match s {
+                        Scalar::F32 => format!("bitcast<f32>({bits})"),
+                        _ => format!("f64(bitcast<f32>({bits}))"),
                     }
                 };
-                (text.replace("inf", "1e999"), Type::Scalar(s))
+                (text, Type::Scalar(s))
             }
         })
     }
@@ -544,23 +825,35 @@ impl Writer<'_> {
             ExprKind::Lit(l) => self.lit(l, span),
             ExprKind::Local(id) => Ok((self.local_name(*id, span)?, self.local_type(*id, span)?)),
             ExprKind::Capture(c) => match self.kernel.captures.get(c.0 as usize) {
-                Some((_, CaptureKind::Scalar(Scalar::Bool))) => {
-                    Ok((format!("(amp_p.amp_s{} != 0u)", c.0), Type::Scalar(Scalar::Bool)))
+                Some((_, CaptureKind::Scalar(Scalar::Bool))) => Ok((
+                    format!("(amp_p.amp_s{} != 0u)", c.0),
+                    Type::Scalar(Scalar::Bool),
+                )),
+                Some((_, CaptureKind::Scalar(s))) => {
+                    Ok((format!("amp_p.amp_s{}", c.0), Type::Scalar(*s)))
                 }
-                Some((_, CaptureKind::Scalar(s))) => Ok((format!("amp_p.amp_s{}", c.0), Type::Scalar(*s))),
                 _ => Err(compile_error(span, "a container used as a value")),
             },
             ExprKind::KernelIndex => Ok(("amp_idx".to_string(), Type::Index(self.kernel.rank))),
             ExprKind::Binary(op, l, r) => {
-                let lv = self.expr(l, pre)?;
+                let mut lv = self.expr(l, pre)?;
                 let rv = self.expr(r, pre)?;
-                self.binary(*op, lv, rv, span)
+                if is_const(l) && is_const(r) && is_arithmetic(*op) {
+                    // Constant operands would make a WGSL constant
+                    // expression, where overflow, shifting bits out, division
+                    // by zero and non-finite results are shader-creation
+                    // errors; Rust wraps (and gives inf/NaN) at run time.
+                    let tmp = self.fresh();
+                    pre.push(format!("let {tmp} = {};", lv.0));
+                    lv.0 = tmp;
+                }
+                self.binary(*op, lv, rv, span, pre)
             }
             ExprKind::Unary(op, x) => {
-                if let (UnOp::Neg, ExprKind::Lit(Lit::Int(v, Some(Scalar::I32)))) = (op, &x.kind) {
-                    if *v == 1 << 31 {
-                        return Ok(("(-2147483647i - 1i)".to_string(), Type::Scalar(Scalar::I32)));
-                    }
+                if let (UnOp::Neg, ExprKind::Lit(Lit::Int(v, Some(Scalar::I32)))) = (op, &x.kind)
+                    && *v == 1 << 31
+                {
+                    return Ok(("(-2147483647i - 1i)".to_string(), Type::Scalar(Scalar::I32)));
                 }
                 let (v, t) = self.expr(x, pre)?;
                 let text = match (op, &t) {
@@ -577,7 +870,13 @@ impl Writer<'_> {
                 Ok((text, t))
             }
             ExprKind::Cast(x, to) => {
-                let (v, from) = self.expr(x, pre)?;
+                let (mut v, from) = self.expr(x, pre)?;
+                if is_const(x) {
+                    // As for binary operators: `1e300 as f32` is inf.
+                    let tmp = self.fresh();
+                    pre.push(format!("let {tmp} = {v};"));
+                    v = tmp;
+                }
                 if *to == Scalar::F64 {
                     self.uses_f64 = true;
                 }
@@ -594,10 +893,21 @@ impl Writer<'_> {
                         let ty = f.wgsl();
                         let tmp = self.fresh();
                         pre.push(format!("let {tmp} = {v};"));
+                        // NaN by its bits: `x != x` is false on drivers that
+                        // compare ordered or assume no NaNs (lavapipe).
+                        let is_nan = if f == Scalar::F32 {
+                            format!("(bitcast<u32>({tmp}) & 0x7fffffffu) > 0x7f800000u")
+                        } else {
+                            format!("(bitcast<u32>(f32({tmp})) & 0x7fffffffu) > 0x7f800000u")
+                        };
                         format!(
-                            "select({to}(clamp({tmp}, {ty}({lo}), {ty}({hi}))), select({to}(0), {max}, {tmp} > {ty}({hi})), {tmp} != {tmp} || {tmp} > {ty}({hi}))",
+                            "select({to}(clamp({tmp}, {ty}({lo}), {ty}({hi}))), select({to}(0), {max}, {tmp} > {ty}({hi})), {is_nan} || {tmp} > {ty}({hi}))",
                             to = to.wgsl(),
-                            max = if *to == Scalar::I32 { "2147483647i" } else { "4294967295u" }
+                            max = if *to == Scalar::I32 {
+                                "2147483647i"
+                            } else {
+                                "4294967295u"
+                            }
                         )
                     }
                     _ => format!("{}({v})", to.wgsl()),
@@ -625,7 +935,10 @@ impl Writer<'_> {
                     .iter()
                     .map(|p| self.expr(p, pre).map(|v| v.0))
                     .collect::<Result<_>>()?;
-                Ok((format!("array<i32, {}>({})", parts.len(), vals.join(", ")), Type::Index(parts.len() as u32)))
+                Ok((
+                    format!("array<i32, {}>({})", parts.len(), vals.join(", ")),
+                    Type::Index(parts.len() as u32),
+                ))
             }
             ExprKind::ArrayElement(a, i) => {
                 let (av, at) = self.expr(a, pre)?;
@@ -664,7 +977,16 @@ impl Writer<'_> {
                 Ok((format!("{}({})", type_wgsl(&ty), vals.join(", ")), ty))
             }
             ExprKind::Call(f, args) => {
-                let vals: Vec<(String, Type)> = args.iter().map(|a| self.expr(a, pre)).collect::<Result<_>>()?;
+                let mut vals: Vec<(String, Type)> = args
+                    .iter()
+                    .map(|a| self.expr(a, pre))
+                    .collect::<Result<_>>()?;
+                if !vals.is_empty() && args.iter().all(is_const) {
+                    // As for binary operators: `(-1.0f32).sqrt()` is NaN.
+                    let tmp = self.fresh();
+                    pre.push(format!("let {tmp} = {};", vals[0].0));
+                    vals[0].0 = tmp;
+                }
                 self.call(*f, vals, span, pre)
             }
             ExprKind::If(c, a, b) => {
@@ -703,7 +1025,12 @@ impl Writer<'_> {
             let mut pre = Vec::new();
             let val = match &b.tail {
                 Some(t) => self.expr(t, &mut pre)?,
-                None => return Err(compile_error(Span::default(), "a block used as a value has no value")),
+                None => {
+                    return Err(compile_error(
+                        Span::default(),
+                        "a block used as a value has no value",
+                    ));
+                }
             };
             self.flush_pre(pre);
             Ok(val)
@@ -714,7 +1041,14 @@ impl Writer<'_> {
         Ok((body.lines().map(str::to_string).collect(), val))
     }
 
-    fn binary(&mut self, op: BinOp, (l, lt): (String, Type), (r, rt): (String, Type), span: Span) -> Result<(String, Type)> {
+    fn binary(
+        &mut self,
+        op: BinOp,
+        (l, lt): (String, Type),
+        (r, rt): (String, Type),
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<(String, Type)> {
         if let (Type::Index(n), _) | (_, Type::Index(n)) = (&lt, &rt) {
             let n = *n;
             let part = |v: &str, t: &Type, d: u32| match t {
@@ -723,13 +1057,19 @@ impl Writer<'_> {
             };
             let parts: Vec<String> = (0..n)
                 .map(|d| {
-                    self.scalar_binary(op, &part(&l, &lt, d), &part(&r, &rt, d), Scalar::I32)
+                    self.scalar_binary(op, &part(&l, &lt, d), &part(&r, &rt, d), Scalar::I32, pre)
                 })
                 .collect();
-            return Ok((format!("array<i32, {n}>({})", parts.join(", ")), Type::Index(n)));
+            return Ok((
+                format!("array<i32, {n}>({})", parts.join(", ")),
+                Type::Index(n),
+            ));
         }
         let Type::Scalar(s) = lt else {
-            return Err(compile_error(span, format!("operator {} on {lt:?}", op.wgsl())));
+            return Err(compile_error(
+                span,
+                format!("operator {} on {lt:?}", op.wgsl()),
+            ));
         };
         let text = match op {
             BinOp::Shl | BinOp::Shr => {
@@ -740,7 +1080,7 @@ impl Writer<'_> {
                 let bits = 32;
                 format!("({l} {} ({amount} % {bits}u))", op.wgsl())
             }
-            _ => self.scalar_binary(op, &l, &r, s),
+            _ => self.scalar_binary(op, &l, &r, s, pre),
         };
         let ty = if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) {
             Type::Scalar(Scalar::Bool)
@@ -750,17 +1090,40 @@ impl Writer<'_> {
         Ok((text, ty))
     }
 
-    fn scalar_binary(&mut self, op: BinOp, l: &str, r: &str, s: Scalar) -> String {
+    fn scalar_binary(
+        &mut self,
+        op: BinOp,
+        l: &str,
+        r: &str,
+        s: Scalar,
+        pre: &mut Vec<String>,
+    ) -> String {
         match (op, s.is_int()) {
             // Rust's `/` and `%` on integers never trap here: x / 0 == x,
             // x % 0 == 0, MIN / -1 == MIN, MIN % -1 == 0 (WGSL's results).
-            (BinOp::Div, true) => {
-                let zero = if s == Scalar::I32 { "0i" } else { "0u" };
-                format!("select({l} / {r}, {l}, {r} == {zero})")
-            }
-            (BinOp::Rem, true) => {
-                let zero = if s == Scalar::I32 { "0i" } else { "0u" };
-                format!("select({l} % {r}, {zero}, {r} == {zero})")
+            // The divisor becomes 1 in those cases, so that no backend
+            // divides by zero or overflows (undefined in GLSL, a
+            // shader-creation error in a WGSL constant expression), and the
+            // `i32` remainder is `l - (l / d) * d` (GLSL leaves `%` of
+            // negative operands undefined).
+            (BinOp::Div | BinOp::Rem, true) => {
+                let (lt, rt, d) = (self.fresh(), self.fresh(), self.fresh());
+                pre.push(format!("let {lt} = {l};"));
+                pre.push(format!("let {rt} = {r};"));
+                let (one, unsafe_divisor) = if s == Scalar::I32 {
+                    (
+                        "1i",
+                        format!("{rt} == 0i || ({lt} == (-2147483647i - 1i) && {rt} == -1i)"),
+                    )
+                } else {
+                    ("1u", format!("{rt} == 0u"))
+                };
+                pre.push(format!("let {d} = select({rt}, {one}, {unsafe_divisor});"));
+                match (op, s) {
+                    (BinOp::Div, _) => format!("({lt} / {d})"),
+                    (_, Scalar::I32) => format!("({lt} - ({lt} / {d}) * {d})"),
+                    _ => format!("({lt} % {d})"),
+                }
             }
             (BinOp::Rem, false) => {
                 // Rust's float `%` truncates (C fmod), as WGSL's does.
@@ -770,8 +1133,17 @@ impl Writer<'_> {
         }
     }
 
-    fn call(&mut self, f: Builtin, args: Vec<(String, Type)>, span: Span, pre: &mut Vec<String>) -> Result<(String, Type)> {
-        let ty = args.first().map(|a| a.1.clone()).ok_or_else(|| compile_error(span, "missing argument"))?;
+    fn call(
+        &mut self,
+        f: Builtin,
+        args: Vec<(String, Type)>,
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<(String, Type)> {
+        let ty = args
+            .first()
+            .map(|a| a.1.clone())
+            .ok_or_else(|| compile_error(span, "missing argument"))?;
         let a: Vec<&str> = args.iter().map(|a| a.0.as_str()).collect();
         use Builtin::*;
         let simple = |name: &str| format!("{name}({})", a.join(", "));
@@ -809,9 +1181,24 @@ impl Writer<'_> {
             Signum => simple("sign"),
             Recip => format!("(1.0 / {})", a[0]),
             Fract => format!("({0} - floor({0}))", a[0]),
-            CountOnes => return Ok((format!("u32(countOneBits({}))", a[0]), Type::Scalar(Scalar::U32))),
-            LeadingZeros => return Ok((format!("u32(countLeadingZeros({}))", a[0]), Type::Scalar(Scalar::U32))),
-            TrailingZeros => return Ok((format!("u32(countTrailingZeros({}))", a[0]), Type::Scalar(Scalar::U32))),
+            CountOnes => {
+                return Ok((
+                    format!("u32(countOneBits({}))", a[0]),
+                    Type::Scalar(Scalar::U32),
+                ));
+            }
+            LeadingZeros => {
+                return Ok((
+                    format!("u32(countLeadingZeros({}))", a[0]),
+                    Type::Scalar(Scalar::U32),
+                ));
+            }
+            TrailingZeros => {
+                return Ok((
+                    format!("u32(countTrailingZeros({}))", a[0]),
+                    Type::Scalar(Scalar::U32),
+                ));
+            }
             ReverseBits => simple("reverseBits"),
         };
         Ok((text, ty))

@@ -61,7 +61,8 @@ pub(crate) struct Expr {
 
 #[derive(Debug, Clone)]
 pub(crate) enum ExprKind {
-    Lit(Lit),
+    /// A literal, and its original token (the native body reuses it).
+    Lit(Lit, Option<syn::Lit>),
     /// A local: its number and Rust name.
     Local(u32, Ident),
     /// A captured variable used by value.
@@ -101,6 +102,7 @@ pub(crate) struct Stmt {
 }
 
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // a compile-time tree; boxing buys nothing
 pub(crate) enum StmtKind {
     Let {
         local: u32,

@@ -38,7 +38,13 @@ fn stmt(s: &Stmt, loops: u32, errors: &mut Errors) {
             block(body, loops + 1, errors);
         }
         StmtKind::Loop(body) => block(body, loops + 1, errors),
-        StmtKind::For { start, end, step, body, .. } => {
+        StmtKind::For {
+            start,
+            end,
+            step,
+            body,
+            ..
+        } => {
             expr(start, loops, errors);
             expr(end, loops, errors);
             if let Some(s) = step {
@@ -62,8 +68,13 @@ fn expr(e: &Expr, loops: u32, errors: &mut Errors) {
             expr(l, loops, errors);
             expr(r, loops, errors);
         }
-        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) | ExprKind::Repeat(x, _) => expr(x, loops, errors),
-        ExprKind::Load(_, _, xs) | ExprKind::MakeIndex(xs) | ExprKind::Array(xs) | ExprKind::Call(_, _, xs) => {
+        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) | ExprKind::Repeat(x, _) => {
+            expr(x, loops, errors)
+        }
+        ExprKind::Load(_, _, xs)
+        | ExprKind::MakeIndex(xs)
+        | ExprKind::Array(xs)
+        | ExprKind::Call(_, _, xs) => {
             xs.iter().for_each(|x| expr(x, loops, errors));
         }
         _ => {}

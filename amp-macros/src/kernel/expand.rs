@@ -13,9 +13,16 @@ use quote::{format_ident, quote, quote_spanned};
 
 use super::ast::*;
 
+/// The IR span of `span`: its file, line and column, as literals. (Not
+/// `line!()` at the user's span: a literal with the user's span would make
+/// lints judge the user's token by the generated one.)
 fn span_tokens(span: Span) -> TokenStream {
-    quote_spanned! {span=>
-        __ir::Span { file: ::core::file!(), line: ::core::line!(), column: ::core::column!() }
+    let (line, column) = match std::panic::catch_unwind(|| span.unwrap()) {
+        Ok(s) => (s.line() as u32, s.column() as u32),
+        Err(_) => (0, 0),
+    };
+    quote! {
+        __ir::Span { file: ::core::file!(), line: #line, column: #column }
     }
 }
 
@@ -117,7 +124,13 @@ fn op_tokens(op: &str) -> TokenStream {
 fn ir_stmt(s: &Stmt) -> TokenStream {
     let span = span_tokens(s.span);
     let kind = match &s.kind {
-        StmtKind::Let { local, name, ty, init, .. } => {
+        StmtKind::Let {
+            local,
+            name,
+            ty,
+            init,
+            ..
+        } => {
             let local = local_id(*local);
             let name = name.to_string();
             let ty = match ty {
@@ -167,7 +180,15 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
             let body = ir_block(body);
             quote!(__ir::StmtKind::Loop(#body))
         }
-        StmtKind::For { var, name, start, end, inclusive, step, body } => {
+        StmtKind::For {
+            var,
+            name,
+            start,
+            end,
+            inclusive,
+            step,
+            body,
+        } => {
             let var = local_id(*var);
             let name = name.to_string();
             let start = ir_expr(start);
@@ -222,7 +243,7 @@ fn ir_expr(e: &Expr) -> TokenStream {
         quote!(::std::boxed::Box::new(#x))
     };
     let kind = match &e.kind {
-        ExprKind::Lit(l) => {
+        ExprKind::Lit(l, _) => {
             let l = match l {
                 Lit::Int(v, s) => {
                     let s = opt_scalar(*s);
@@ -357,7 +378,12 @@ fn native_binary(op: &str, l: TokenStream, r: TokenStream, span: Span) -> TokenS
         "And" => quote!(&&),
         _ => quote!(||),
     };
-    quote_spanned!(span=> (#l #op #r))
+    // The operator carries the user's span (for type errors); the
+    // parentheses do not, so that rustc's `unused_parens` lint does not
+    // fire on the user's code where the operation is an argument or an
+    // `if` condition.
+    let op = quote_spanned!(span=> #op);
+    quote!((#l #op #r))
 }
 
 /// The index argument of a container access: one expression, or the
@@ -374,7 +400,13 @@ fn native_index(idx: &[Expr]) -> TokenStream {
 fn native_stmt(s: &Stmt) -> TokenStream {
     let span = s.span;
     match &s.kind {
-        StmtKind::Let { name, mutable, ty, init, .. } => {
+        StmtKind::Let {
+            name,
+            mutable,
+            ty,
+            init,
+            ..
+        } => {
             let m = if *mutable { quote!(mut) } else { quote!() };
             let ty = ty.as_ref().map(|t| {
                 let t = native_ty(t);
@@ -447,7 +479,15 @@ fn native_stmt(s: &Stmt) -> TokenStream {
             let body = native_block(body);
             quote_spanned!(span=> loop { #body })
         }
-        StmtKind::For { name, start, end, inclusive, step, body, .. } => {
+        StmtKind::For {
+            name,
+            start,
+            end,
+            inclusive,
+            step,
+            body,
+            ..
+        } => {
             let start = native_expr(start);
             let end = native_expr(end);
             let body = native_block(body);
@@ -492,10 +532,14 @@ fn native_ty(t: &Ty) -> TokenStream {
 fn native_expr(e: &Expr) -> TokenStream {
     let span = e.span;
     match &e.kind {
-        ExprKind::Lit(l) => match l {
+        ExprKind::Lit(_, Some(original)) => quote!(#original),
+        ExprKind::Lit(l, None) => match l {
             Lit::Int(v, s) => {
                 let lit = match s {
-                    Some(s) => proc_macro2::Literal::u128_unsuffixed(*v).to_string() + &s.variant().to_lowercase(),
+                    Some(s) => {
+                        proc_macro2::Literal::u128_unsuffixed(*v).to_string()
+                            + &s.variant().to_lowercase()
+                    }
                     None => proc_macro2::Literal::u128_unsuffixed(*v).to_string(),
                 };
                 let mut tok: proc_macro2::Literal = lit.parse().expect("a literal");
@@ -504,7 +548,11 @@ fn native_expr(e: &Expr) -> TokenStream {
             }
             Lit::Float(v, s) => {
                 let mut text = format!("{v:?}");
-                if !text.contains('.') && !text.contains('e') && !text.contains("inf") && !text.contains("NaN") {
+                if !text.contains('.')
+                    && !text.contains('e')
+                    && !text.contains("inf")
+                    && !text.contains("NaN")
+                {
                     text.push_str(".0");
                 }
                 if let Some(s) = s {
@@ -516,7 +564,9 @@ fn native_expr(e: &Expr) -> TokenStream {
             }
             Lit::Bool(b) => quote_spanned!(span=> #b),
         },
-        ExprKind::Local(_, name) | ExprKind::Capture(_, name) | ExprKind::KernelIndex(name) => quote!(#name),
+        ExprKind::Local(_, name) | ExprKind::Capture(_, name) | ExprKind::KernelIndex(name) => {
+            quote!(#name)
+        }
         ExprKind::Const(path) => quote_spanned!(span=> #path),
         ExprKind::Binary(op, l, r) => native_binary(op, native_expr(l), native_expr(r), span),
         ExprKind::Unary(op, x) => {
@@ -525,7 +575,11 @@ fn native_expr(e: &Expr) -> TokenStream {
                 let f = kpath("ops::neg");
                 quote_spanned!(span=> #f(#x))
             } else {
-                quote_spanned!(span=> (!#x))
+                // Parentheses and braces the user did not write get the
+                // macro's span, so that `unused_parens`/`unused_braces` do
+                // not fire on the user's code (see `native_binary`).
+                let not = quote_spanned!(span=> !#x);
+                quote!((#not))
             }
         }
         ExprKind::Cast(x, s) => {
@@ -568,11 +622,12 @@ fn native_expr(e: &Expr) -> TokenStream {
         ExprKind::If(c, a, b) => {
             let c = native_expr(c);
             let (a, b) = (native_block(a), native_block(b));
-            quote_spanned!(span=> (if #c { #a } else { #b }))
+            let if_else = quote_spanned!(span=> if #c { #a } else { #b });
+            quote!((#if_else))
         }
         ExprKind::Block(b) => {
             let b = native_block(b);
-            quote_spanned!(span=> { #b })
+            quote!({ #b })
         }
     }
 }

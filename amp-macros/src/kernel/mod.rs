@@ -21,7 +21,10 @@ pub(crate) fn parallel_for_each(input: TokenStream) -> TokenStream {
     match (kernel, errors.into_result()) {
         (Some(k), Ok(())) => expand::expand(&k),
         (_, Err(e)) => fallback(e),
-        (None, Ok(())) => fallback(syn::Error::new(proc_macro2::Span::call_site(), "invalid parallel_for_each!")),
+        (None, Ok(())) => fallback(syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "invalid parallel_for_each!",
+        )),
     }
 }
 

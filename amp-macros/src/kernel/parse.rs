@@ -99,12 +99,17 @@ const MATH_METHODS: &[(&str, &str)] = &[
 
 /// The IR name of a built-in method, if `name` is one.
 pub(crate) fn builtin(name: &str) -> Option<&'static str> {
-    MATH_METHODS.iter().find(|(m, _)| *m == name).map(|(_, b)| *b)
+    MATH_METHODS
+        .iter()
+        .find(|(m, _)| *m == name)
+        .map(|(_, b)| *b)
 }
 
 fn is_const_name(name: &str) -> bool {
     name.chars().any(|c| c.is_ascii_uppercase())
-        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// Parses the whole invocation.
@@ -143,12 +148,18 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         errors.at(m, "a kernel closure cannot be `static`");
     }
     if let Some(a) = &closure.asyncness {
-        errors.at(a, "a kernel cannot be `async`: kernels run to completion on the accelerator");
+        errors.at(
+            a,
+            "a kernel cannot be `async`: kernels run to completion on the accelerator",
+        );
     }
     let (index, rank) = match closure.inputs.len() {
         1 => parse_index_param(&closure.inputs[0], errors)?,
         _ => {
-            errors.at(&closure.inputs, "a kernel takes exactly one parameter, its index: `|idx: Index<N>|`");
+            errors.at(
+                &closure.inputs,
+                "a kernel takes exactly one parameter, its index: `|idx: Index<N>|`",
+            );
             return None;
         }
     };
@@ -181,13 +192,19 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
 
 fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32)> {
     let syn::Pat::Type(pt) = pat else {
-        errors.at(pat, "the kernel parameter needs its type: `|idx: Index<N>|`");
+        errors.at(
+            pat,
+            "the kernel parameter needs its type: `|idx: Index<N>|`",
+        );
         return None;
     };
     let name = match &*pt.pat {
         syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
         other => {
-            errors.at(other, "the kernel parameter must be a plain name, such as `idx`");
+            errors.at(
+                other,
+                "the kernel parameter must be a plain name, such as `idx`",
+            );
             return None;
         }
     };
@@ -197,7 +214,10 @@ fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32)
     };
     let last = tp.path.segments.last()?;
     if last.ident == "TiledIndex" {
-        errors.at(&pt.ty, "tiled kernels (`TiledIndex`) are not supported by this version of the kernel compiler");
+        errors.at(
+            &pt.ty,
+            "tiled kernels (`TiledIndex`) are not supported by this version of the kernel compiler",
+        );
         return None;
     }
     if last.ident != "Index" {
@@ -206,9 +226,10 @@ fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32)
     }
     let rank = match &last.arguments {
         syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match &a.args[0] {
-            syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) => {
-                i.base10_parse::<u32>().ok()
-            }
+            syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            })) => i.base10_parse::<u32>().ok(),
             syn::GenericArgument::Type(syn::Type::Path(p)) => {
                 // `Index<2>` parses as a const argument; a bare literal in a
                 // type position is not possible, so this is a named const.
@@ -222,13 +243,20 @@ fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32)
     match rank {
         Some(r) if r >= 1 => Some((name, r)),
         _ => {
-            errors.at(&pt.ty, "the kernel parameter must be an `Index<N>` with a literal rank N >= 1");
+            errors.at(
+                &pt.ty,
+                "the kernel parameter must be an `Index<N>` with a literal rank N >= 1",
+            );
             None
         }
     }
 }
 
-fn scalar_suffix(suffix: &str, tokens: &dyn quote::ToTokens, errors: &mut Errors) -> Option<Scalar> {
+fn scalar_suffix(
+    suffix: &str,
+    tokens: &dyn quote::ToTokens,
+    errors: &mut Errors,
+) -> Option<Scalar> {
     if suffix.is_empty() {
         return None;
     }
@@ -254,18 +282,15 @@ fn ty_of(ty: &syn::Type, errors: &mut Errors) -> Option<Ty> {
             if let Some(s) = Scalar::from_name(&name) {
                 return Some(Ty::Scalar(s));
             }
-            if name == "Index" {
-                if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
-                    if let Some(syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Int(i),
-                        ..
-                    }))) = a.args.first()
-                    {
-                        if let Ok(n) = i.base10_parse::<u32>() {
-                            return Some(Ty::Index(n));
-                        }
-                    }
-                }
+            if name == "Index"
+                && let syn::PathArguments::AngleBracketed(a) = &last.arguments
+                && let Some(syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(i),
+                    ..
+                }))) = a.args.first()
+                && let Ok(n) = i.base10_parse::<u32>()
+            {
+                return Some(Ty::Index(n));
             }
             errors.at(
                 ty,
@@ -276,13 +301,19 @@ fn ty_of(ty: &syn::Type, errors: &mut Errors) -> Option<Ty> {
         syn::Type::Array(a) => {
             let elem = ty_of(&a.elem, errors)?;
             let n = match &a.len {
-                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u32>().ok(),
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(i),
+                    ..
+                }) => i.base10_parse::<u32>().ok(),
                 _ => None,
             };
             match n {
                 Some(n) => Some(Ty::Array(Box::new(elem), n)),
                 None => {
-                    errors.at(&a.len, "the length of a kernel array type must be a literal");
+                    errors.at(
+                        &a.len,
+                        "the length of a kernel array type must be a literal",
+                    );
                     None
                 }
             }
@@ -382,7 +413,7 @@ impl Resolver<'_> {
                 }
                 syn::Stmt::Item(item) => self.errors.at(
                     item,
-                    "items (fn, struct, use, ...) cannot be declared inside a kernel: declare them outside, and mark helper functions #[kernel]",
+                    "items (fn, struct, static, use, ...) cannot be declared inside a kernel: a kernel body holds statements only; declare items outside it (constants used by a kernel are inlined by value)",
                 ),
                 syn::Stmt::Macro(m) => self.errors.at(
                     &m.mac,
@@ -399,7 +430,7 @@ impl Resolver<'_> {
         let init = match &l.init {
             Some(init) => {
                 if let Some((_, diverge)) = &init.diverge {
-                    self.errors.at(diverge, "`let ... else` is not allowed in kernels");
+                    self.errors.at(diverge, "`let ... else` is not allowed in kernels: kernel values have no refutable patterns (no enums such as Option or Result); test with `if` and `return`");
                 }
                 self.expr(&init.expr)
             }
@@ -410,7 +441,9 @@ impl Resolver<'_> {
             other => (other, None),
         };
         let (name, mutable) = match pat {
-            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => (p.ident.clone(), p.mutability.is_some()),
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                (p.ident.clone(), p.mutability.is_some())
+            }
             other => {
                 self.errors.at(other, "kernel `let` bindings must be plain names (`let x` or `let mut x`); destructuring is not supported");
                 return None;
@@ -433,7 +466,9 @@ impl Resolver<'_> {
     fn stmt_expr(&mut self, e: &syn::Expr) -> Option<Stmt> {
         let span = e.span();
         let kind = match e {
-            syn::Expr::Assign(a) => StmtKind::Assign(self.place(&a.left)?, None, self.expr(&a.right)?),
+            syn::Expr::Assign(a) => {
+                StmtKind::Assign(self.place(&a.left)?, None, self.expr(&a.right)?)
+            }
             syn::Expr::Binary(b) if matches!(bin_op(&b.op), Some((_, true))) => {
                 let (op, _) = bin_op(&b.op)?;
                 StmtKind::Assign(self.place(&b.left)?, Some(op), self.expr(&b.right)?)
@@ -441,15 +476,12 @@ impl Resolver<'_> {
             syn::Expr::If(i) => {
                 let cond = self.expr(&i.cond);
                 let then = self.block(&i.then_branch);
-                let els = match &i.else_branch {
-                    Some((_, e)) => Some(self.else_block(e)),
-                    None => None,
-                };
+                let els = i.else_branch.as_ref().map(|(_, e)| self.else_block(e));
                 StmtKind::If(cond?, then, els)
             }
             syn::Expr::While(w) => {
                 if let Some(l) = &w.label {
-                    self.errors.at(l, "loop labels are not supported in kernels");
+                    self.errors.at(l, "loop labels are not supported in kernels: WGSL has no labelled `break` or `continue`; use a flag variable");
                 }
                 let cond = self.expr(&w.cond);
                 let body = self.block(&w.body);
@@ -457,14 +489,14 @@ impl Resolver<'_> {
             }
             syn::Expr::Loop(l) => {
                 if let Some(l) = &l.label {
-                    self.errors.at(l, "loop labels are not supported in kernels");
+                    self.errors.at(l, "loop labels are not supported in kernels: WGSL has no labelled `break` or `continue`; use a flag variable");
                 }
                 StmtKind::Loop(self.block(&l.body))
             }
             syn::Expr::ForLoop(f) => return self.for_loop(f),
             syn::Expr::Break(b) => {
                 if b.label.is_some() || b.expr.is_some() {
-                    self.errors.at(b, "`break` in a kernel takes no label and no value");
+                    self.errors.at(b, "`break` in a kernel takes no label and no value: WGSL loops have neither; use a flag or a `let mut` declared before the loop");
                 }
                 StmtKind::Break
             }
@@ -476,7 +508,8 @@ impl Resolver<'_> {
             }
             syn::Expr::Return(r) => {
                 if let Some(v) = &r.expr {
-                    self.errors.at(v, "a kernel returns nothing: `return;` ends this work item");
+                    self.errors
+                        .at(v, "a kernel returns nothing: `return;` ends this work item");
                 }
                 StmtKind::Return
             }
@@ -487,7 +520,7 @@ impl Resolver<'_> {
                 let block = self.block(&b.block);
                 StmtKind::If(
                     Expr {
-                        kind: ExprKind::Lit(Lit::Bool(true)),
+                        kind: ExprKind::Lit(Lit::Bool(true), None),
                         span,
                     },
                     block,
@@ -519,13 +552,14 @@ impl Resolver<'_> {
     fn for_loop(&mut self, f: &syn::ExprForLoop) -> Option<Stmt> {
         let span = f.span();
         if let Some(l) = &f.label {
-            self.errors.at(l, "loop labels are not supported in kernels");
+            self.errors.at(l, "loop labels are not supported in kernels: WGSL has no labelled `break` or `continue`; use a flag variable");
         }
         let name = match &*f.pat {
             syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
             syn::Pat::Wild(w) => Ident::new("_", w.span()),
             other => {
-                self.errors.at(other, "a kernel `for` loop binds one plain name");
+                self.errors
+                    .at(other, "a kernel `for` loop binds one plain name");
                 return None;
             }
         };
@@ -545,9 +579,13 @@ impl Resolver<'_> {
             return None;
         };
         let (Some(start), Some(end)) = (&r.start, &r.end) else {
-            self.errors.at(r, "a kernel `for` range needs both ends: `a..b`");
+            self.errors
+                .at(r, "a kernel `for` range needs both ends: `a..b`");
             return None;
         };
+        if let Some(bound) = [start, end].into_iter().find(|b| is_float_literal(b)) {
+            self.errors.at(bound, "kernel `for` loops iterate over integer ranges only (a float range is not an iterator in Rust either); use `while` for a float counter");
+        }
         let start = self.expr(start);
         let end = self.expr(end);
         let step = step.and_then(|s| self.expr(s));
@@ -587,7 +625,10 @@ impl Resolver<'_> {
                     }
                 },
                 None => {
-                    self.errors.at(p, "only locals and elements of captured views can be assigned in kernels");
+                    self.errors.at(
+                        p,
+                        "only locals and elements of captured views can be assigned in kernels",
+                    );
                     None
                 }
             },
@@ -597,20 +638,25 @@ impl Resolver<'_> {
                     IndexBase::Capture(c, name) => Some(Place::Element(c, name, indices)),
                     IndexBase::Local(id, name) => Some(Place::ArrayElement(id, name, indices)),
                     IndexBase::KernelIndex(name) => {
-                        self.errors.at(name, "the kernel's index cannot be assigned");
+                        self.errors
+                            .at(name, "the kernel's index cannot be assigned");
                         None
                     }
                 }
             }
             other => {
-                self.errors.at(other, "only locals and elements of captured views can be assigned in kernels");
+                self.errors.at(
+                    other,
+                    "only locals and elements of captured views can be assigned in kernels",
+                );
                 None
             }
         }
     }
 
     fn path_ident(&self, p: &syn::ExprPath) -> Option<Ident> {
-        if p.qself.is_none() && p.path.segments.len() == 1 && p.path.segments[0].arguments.is_none() {
+        if p.qself.is_none() && p.path.segments.len() == 1 && p.path.segments[0].arguments.is_none()
+        {
             Some(p.path.segments[0].ident.clone())
         } else {
             None
@@ -627,11 +673,17 @@ impl Resolver<'_> {
         }
         indices.reverse();
         let syn::Expr::Path(p) = cur else {
-            self.errors.at(cur, "only captured views, local arrays and the kernel index can be indexed in kernels");
+            self.errors.at(
+                cur,
+                "only captured views, local arrays and the kernel index can be indexed in kernels",
+            );
             return None;
         };
         let Some(name) = self.path_ident(p) else {
-            self.errors.at(p, "only captured views, local arrays and the kernel index can be indexed in kernels");
+            self.errors.at(
+                p,
+                "only captured views, local arrays and the kernel index can be indexed in kernels",
+            );
             return None;
         };
         let base = match self.lookup(&name.to_string()) {
@@ -665,7 +717,7 @@ impl Resolver<'_> {
     fn expr(&mut self, e: &syn::Expr) -> Option<Expr> {
         let span = e.span();
         let kind = match e {
-            syn::Expr::Lit(l) => ExprKind::Lit(self.lit(&l.lit)?),
+            syn::Expr::Lit(l) => ExprKind::Lit(self.lit(&l.lit)?, Some(l.lit.clone())),
             syn::Expr::Paren(p) => return self.expr(&p.expr),
             syn::Expr::Group(g) => return self.expr(&g.expr),
             syn::Expr::Path(p) => {
@@ -683,7 +735,8 @@ impl Resolver<'_> {
                     // `i32::MAX`, `module::CONST`: constants.
                     ExprKind::Const(p.path.clone())
                 } else {
-                    self.errors.at(p, "qualified paths are not allowed in kernels");
+                    self.errors
+                        .at(p, "qualified paths are not allowed in kernels");
                     return None;
                 }
             }
@@ -694,7 +747,8 @@ impl Resolver<'_> {
                     ExprKind::Binary(op, Box::new(l?), Box::new(r?))
                 }
                 _ => {
-                    self.errors.at(b, "compound assignment is a statement in kernels");
+                    self.errors
+                        .at(b, "compound assignment is a statement in kernels");
                     return None;
                 }
             },
@@ -708,16 +762,28 @@ impl Resolver<'_> {
             },
             syn::Expr::Cast(c) => {
                 let to = match &*c.ty {
-                    syn::Type::Path(p) if p.path.is_ident("usize") => Scalar::U32,
-                    syn::Type::Path(p) => match p.path.get_ident().and_then(|i| Scalar::from_name(&i.to_string())) {
+                    // Index and `step_by` positions strip their `as usize`
+                    // before reaching here (`strip_usize_cast`).
+                    syn::Type::Path(p) if p.path.is_ident("usize") => {
+                        self.errors.at(
+                            &c.ty,
+                            "`as usize` is only allowed as a whole index (`a[i as usize]`) or `step_by(n as usize)`: kernels have no usize (WGSL integers are 32-bit); cast to u32 or i32",
+                        );
+                        return None;
+                    }
+                    syn::Type::Path(p) => match p
+                        .path
+                        .get_ident()
+                        .and_then(|i| Scalar::from_name(&i.to_string()))
+                    {
                         Some(s) => s,
                         None => {
-                            self.errors.at(&c.ty, "kernels can cast to i32, u32, f32 and f64 only");
+                            self.errors.at(&c.ty, "kernels can cast to i32, u32, f32 and f64 only: WGSL has no 8-, 16- or 64-bit integers");
                             return None;
                         }
                     },
                     other => {
-                        self.errors.at(other, "kernels can cast to i32, u32, f32 and f64 only");
+                        self.errors.at(other, "kernels can cast to i32, u32, f32 and f64 only: WGSL has no 8-, 16- or 64-bit integers");
                         return None;
                     }
                 };
@@ -742,7 +808,8 @@ impl Resolver<'_> {
                     }
                     IndexBase::KernelIndex(name) => {
                         if indices.len() != 1 {
-                            self.errors.at(e, "the kernel index has one level of components: `idx[0]`");
+                            self.errors
+                                .at(e, "the kernel index has one level of components: `idx[0]`");
                             return None;
                         }
                         ExprKind::Element(
@@ -755,8 +822,12 @@ impl Resolver<'_> {
                     }
                 }
             }
-            syn::Expr::Array(a) => ExprKind::Array(a.elems.iter().filter_map(|x| self.expr(x)).collect()),
-            syn::Expr::Repeat(r) => ExprKind::Repeat(Box::new(self.expr(&r.expr)?), (*r.len).clone()),
+            syn::Expr::Array(a) => {
+                ExprKind::Array(a.elems.iter().filter_map(|x| self.expr(x)).collect())
+            }
+            syn::Expr::Repeat(r) => {
+                ExprKind::Repeat(Box::new(self.expr(&r.expr)?), (*r.len).clone())
+            }
             syn::Expr::MethodCall(m) => {
                 let name = m.method.to_string();
                 let Some(b) = builtin(&name) else {
@@ -767,7 +838,10 @@ impl Resolver<'_> {
                     return None;
                 };
                 if m.turbofish.is_some() {
-                    self.errors.at(&m.turbofish, "kernel math functions take no generic arguments");
+                    self.errors.at(
+                        &m.turbofish,
+                        "kernel math functions take no generic arguments",
+                    );
                 }
                 let mut args = vec![self.expr(&m.receiver)?];
                 for a in &m.args {
@@ -777,15 +851,35 @@ impl Resolver<'_> {
             }
             syn::Expr::Call(c) => {
                 if let syn::Expr::Path(p) = &*c.func {
-                    let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
-                    if segs.len() >= 2 && segs[segs.len() - 2] == "Index" && segs[segs.len() - 1] == "new" && c.args.len() == 1 {
-                        if let syn::Expr::Array(a) = strip_parens(&c.args[0]) {
-                            let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
-                            return Some(Expr {
-                                kind: ExprKind::MakeIndex(parts),
-                                span,
-                            });
-                        }
+                    let segs: Vec<String> = p
+                        .path
+                        .segments
+                        .iter()
+                        .map(|s| s.ident.to_string())
+                        .collect();
+                    if segs.len() >= 2
+                        && segs[segs.len() - 2] == "Index"
+                        && segs[segs.len() - 1] == "new"
+                        && c.args.len() == 1
+                        && let syn::Expr::Array(a) = strip_parens(&c.args[0])
+                    {
+                        let parts: Vec<Expr> =
+                            a.elems.iter().filter_map(|x| self.expr(x)).collect();
+                        return Some(Expr {
+                            kind: ExprKind::MakeIndex(parts),
+                            span,
+                        });
+                    }
+                    const HEAP: &[&str] = &[
+                        "Vec", "Box", "String", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap",
+                        "VecDeque",
+                    ];
+                    if segs.iter().any(|s| HEAP.contains(&s.as_str())) {
+                        self.errors.at(
+                            &c.func,
+                            "heap allocation is not possible in kernels: accelerators have no heap (C++ AMP restrict(amp)); use a fixed-size array local `[T; N]`",
+                        );
+                        return None;
                     }
                 }
                 self.errors.at(
@@ -814,6 +908,16 @@ impl Resolver<'_> {
                 ExprKind::If(Box::new(cond?), then, els)
             }
             syn::Expr::Block(b) if b.label.is_none() => ExprKind::Block(self.block(&b.block)),
+            syn::Expr::Loop(_) | syn::Expr::While(_) | syn::Expr::ForLoop(_) => {
+                let keyword = match e {
+                    syn::Expr::Loop(l) => l.loop_token.span,
+                    syn::Expr::While(w) => w.while_token.span,
+                    syn::Expr::ForLoop(f) => f.for_token.span,
+                    _ => span,
+                };
+                self.errors.push(syn::Error::new(keyword, "a loop cannot be used as a value in kernels (`break` takes no value there); assign a `let mut` declared before the loop"));
+                return None;
+            }
             syn::Expr::Reference(r) => {
                 self.errors.at(r, "references are not allowed in kernels: there are no pointers to host memory on the accelerator");
                 return None;
@@ -827,7 +931,10 @@ impl Resolver<'_> {
                 return None;
             }
             syn::Expr::Tuple(t) => {
-                self.errors.at(t, "tuples are not supported in kernels by this version of the kernel compiler");
+                self.errors.at(
+                    t,
+                    "tuples are not supported in kernels by this version of the kernel compiler",
+                );
                 return None;
             }
             syn::Expr::Struct(s) => {
@@ -843,23 +950,31 @@ impl Resolver<'_> {
                 return None;
             }
             syn::Expr::Range(r) => {
-                self.errors.at(r, "ranges are only allowed as the iterator of a kernel `for` loop");
+                self.errors.at(
+                    r,
+                    "ranges are only allowed as the iterator of a kernel `for` loop",
+                );
                 return None;
             }
             syn::Expr::Unsafe(u) => {
-                self.errors.at(u.unsafe_token, "`unsafe` is not allowed in kernels");
+                self.errors.at(u.unsafe_token, "`unsafe` is not allowed in kernels: there are no raw pointers, FFI or unchecked operations on the accelerator");
                 return None;
             }
-            syn::Expr::Async(_) | syn::Expr::Await(_) | syn::Expr::Yield(_) | syn::Expr::TryBlock(_) | syn::Expr::Try(_) => {
-                self.errors.at(e, "async, await, `?` and try blocks are not allowed in kernels");
+            syn::Expr::Async(_)
+            | syn::Expr::Await(_)
+            | syn::Expr::Yield(_)
+            | syn::Expr::TryBlock(_)
+            | syn::Expr::Try(_) => {
+                self.errors.at(e, "async, await, `?` and try blocks are not allowed in kernels: a work item runs to completion and cannot suspend or propagate errors");
                 return None;
             }
             syn::Expr::Let(l) => {
-                self.errors.at(l, "`let` conditions (`if let`, `while let`) are not allowed in kernels");
+                self.errors.at(l, "`let` conditions (`if let`, `while let`) are not allowed in kernels: kernel values have no refutable patterns (no enums such as Option or Result); use a plain `if`");
                 return None;
             }
             other => {
-                self.errors.at(other, "this expression is not allowed in kernels");
+                self.errors
+                    .at(other, "this expression is not allowed in kernels");
                 return None;
             }
         };
@@ -894,7 +1009,7 @@ impl Resolver<'_> {
             }
             syn::Lit::Bool(b) => Some(Lit::Bool(b.value)),
             other => {
-                self.errors.at(other, "strings, characters and byte literals are not allowed in kernels");
+                self.errors.at(other, "strings, characters and byte literals are not allowed in kernels: accelerators have no string or character types (WGSL has none)");
                 None
             }
         }
@@ -915,11 +1030,29 @@ fn strip_parens(e: &syn::Expr) -> &syn::Expr {
     }
 }
 
+/// Whether `e` is a float literal such as `1.0`, `-0.5` or `2f32`.
+fn is_float_literal(e: &syn::Expr) -> bool {
+    match strip_parens(e) {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Float(_),
+            ..
+        }) => true,
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => matches!(i.suffix(), "f32" | "f64"),
+        syn::Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => is_float_literal(&u.expr),
+        _ => false,
+    }
+}
+
 /// `x as usize` in an index or `step_by` position is the Rust spelling of
 /// an index; the kernel uses `x` itself.
 fn strip_usize_cast(e: &syn::Expr) -> &syn::Expr {
     match strip_parens(e) {
-        syn::Expr::Cast(c) if matches!(&*c.ty, syn::Type::Path(p) if p.path.is_ident("usize")) => &c.expr,
+        syn::Expr::Cast(c) if matches!(&*c.ty, syn::Type::Path(p) if p.path.is_ident("usize")) => {
+            &c.expr
+        }
         other => other,
     }
 }
@@ -930,7 +1063,10 @@ fn is_statement_like(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::If(i) => i.else_branch.is_none() || block_is_unit(&i.then_branch),
         syn::Expr::While(_) | syn::Expr::ForLoop(_) | syn::Expr::Loop(_) => true,
-        syn::Expr::Assign(_) | syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_) => true,
+        syn::Expr::Assign(_)
+        | syn::Expr::Return(_)
+        | syn::Expr::Break(_)
+        | syn::Expr::Continue(_) => true,
         syn::Expr::Binary(b) => matches!(bin_op(&b.op), Some((_, true))),
         _ => false,
     }
