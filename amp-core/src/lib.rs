@@ -47,6 +47,7 @@ mod extent;
 mod index;
 mod kernel;
 mod layout;
+mod number;
 mod queuing_mode;
 mod range_set;
 mod short_vector;
@@ -64,6 +65,7 @@ pub use element::{Element, ElementKind, ElementType, FieldType, ScalarType};
 pub use error::{Error, Result};
 pub use extent::Extent;
 pub use index::Index;
+pub use number::{Float, Integer, Number};
 pub use queuing_mode::QueuingMode;
 pub use short_vector::{
     Double2, Double3, Double4, Float2, Float3, Float4, Int2, Int3, Int4, UInt2, UInt3, UInt4,
@@ -88,7 +90,7 @@ pub use tiled_index::{TileBarrier, TileSync, TiledIndex};
 /// assert_eq!(Light::WGSL_SIZE, 32);
 /// ```
 pub use amp_macros::Element;
-pub use amp_macros::parallel_for_each;
+pub use amp_macros::{kernel, parallel_for_each};
 
 // Lets `#[derive(Element)]`, whose code names `::amp_core`, work in this
 // crate's own tests.

@@ -65,3 +65,37 @@ pub fn derive_element(input: proc_macro::TokenStream) -> proc_macro::TokenStream
 pub fn parallel_for_each(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     kernel::parallel_for_each(input.into()).into()
 }
+
+/// Makes a free function callable from kernels (and still from Rust).
+///
+/// The function may use the kernel subset of Rust (see
+/// `docs/kernel-language.md`) on its parameters, locals and constants, call
+/// other `#[kernel]` functions, and be generic: type parameters bounded by
+/// exactly one of `amp_core::Number`, `amp_core::Float` or
+/// `amp_core::Integer` (instantiated per call), const parameters of type
+/// `i32`, `u32` or `bool` (give them at the call: `f::<4>(x)`). Recursion is
+/// rejected when a kernel using it is compiled.
+///
+/// Corresponds to a C++ AMP `restrict(amp)` function (and a function
+/// template such as `convolution_dim_simple<dim>`).
+///
+/// # Examples
+///
+/// Runs as a doc test of `amp_core::kernel`, where `amp_core` is a
+/// dependency.
+///
+/// ```ignore
+/// use amp_core::{Float, kernel};
+///
+/// #[kernel]
+/// fn lerp<T: Float>(a: T, b: T, t: T) -> T {
+///     a + (b - a) * t
+/// }
+/// ```
+#[proc_macro_attribute]
+pub fn kernel(
+    attr: proc_macro::TokenStream,
+    item: proc_macro::TokenStream,
+) -> proc_macro::TokenStream {
+    kernel::kernel_function(attr.into(), item.into()).into()
+}

@@ -210,6 +210,33 @@ struct Checker<'k> {
     rank: u32,
     /// The term of every unsuffixed literal, in traversal order.
     literals: Vec<Term>,
+    /// The type arguments of every `#[kernel]` function call, in order.
+    calls: Vec<Vec<Term>>,
+    /// The return type, when checking a `#[kernel]` function.
+    ret: Option<Term>,
+    /// The concrete type arguments, when checking a function instance.
+    type_args: Vec<Type>,
+}
+
+/// The term of a signature type, with type parameters mapped to `params`.
+fn term_of(t: &Type, params: &[Term]) -> Term {
+    match t {
+        Type::Param(k) => params
+            .get(*k as usize)
+            .cloned()
+            .unwrap_or(Term::Known(Type::Param(*k))),
+        Type::Array(elem, n) => Term::ArrayOf(Box::new(term_of(elem, params)), *n),
+        other => Term::Known(other.clone()),
+    }
+}
+
+/// `t` with type parameters replaced by `args`.
+pub(crate) fn substitute(t: &Type, args: &[Type]) -> Type {
+    match t {
+        Type::Param(k) => args.get(*k as usize).cloned().unwrap_or(Type::Param(*k)),
+        Type::Array(elem, n) => Type::Array(Box::new(substitute(elem, args)), *n),
+        other => other.clone(),
+    }
 }
 
 const fn i32t() -> Term {
@@ -255,7 +282,8 @@ impl Checker<'_> {
             } => {
                 let t = self.local(*local);
                 if let Some(ty) = ty {
-                    self.solver.unify(&t, &Term::Known(ty.clone()), span)?;
+                    let known = Term::Known(substitute(ty, &self.type_args));
+                    self.solver.unify(&t, &known, span)?;
                 }
                 if let Some(e) = init {
                     let et = self.expr(e)?;
@@ -309,7 +337,14 @@ impl Checker<'_> {
                 }
                 self.block(body)?;
             }
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return => {}
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) => {}
+            StmtKind::Return(Some(e)) => {
+                let t = self.expr(e)?;
+                match self.ret.clone() {
+                    Some(r) => self.solver.unify(&r, &t, span)?,
+                    None => return Err(type_error(span, "a kernel returns no value".to_string())),
+                }
+            }
         }
         Ok(())
     }
@@ -326,7 +361,10 @@ impl Checker<'_> {
                     t = match self.solver.resolve(&t) {
                         Term::ArrayOf(elem, _) => *elem,
                         other => {
-                            return Err(type_error(span, format!("indexing a non-array {other:?}")));
+                            return Err(type_error(
+                                span,
+                                format!("indexing a non-array {other:?}"),
+                            ));
                         }
                     };
                 }
@@ -484,6 +522,36 @@ impl Checker<'_> {
             }
             ExprKind::RepeatArray(x, n) => Term::ArrayOf(Box::new(self.expr(x)?), *n),
             ExprKind::Call(f, args) => self.call(*f, args, span)?,
+            ExprKind::CallFn(f, args, _) => {
+                let arg_terms: Vec<Term> =
+                    args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
+                let sig = (f.0)();
+                if sig.params.len() != args.len() {
+                    return Err(type_error(
+                        span,
+                        format!("`{}` takes {} arguments", sig.name, sig.params.len()),
+                    ));
+                }
+                let vars: Vec<Term> = sig
+                    .type_params
+                    .iter()
+                    .map(|b| {
+                        self.solver.fresh(match b {
+                            Bound::Float => Kind::Float,
+                            Bound::Integer => Kind::Int,
+                            Bound::Number => Kind::Any,
+                        })
+                    })
+                    .collect();
+                for ((_, _, pt), at) in sig.params.iter().zip(&arg_terms) {
+                    self.solver.unify(&term_of(pt, &vars), at, span)?;
+                }
+                self.calls.push(vars.clone());
+                match &sig.ret {
+                    Some(r) => term_of(r, &vars),
+                    None => Term::Known(Type::Index(0)),
+                }
+            }
             ExprKind::If(c, a, b) => {
                 let ct = self.expr(c)?;
                 self.solver.unify(&ct, &boolt(), span)?;
@@ -547,6 +615,9 @@ pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
         captures: &kernel.captures,
         rank: kernel.rank,
         literals: Vec::new(),
+        calls: Vec::new(),
+        ret: None,
+        type_args: Vec::new(),
     };
     checker.block(&kernel.body)?;
     let mut resolved = Vec::with_capacity(checker.literals.len());
@@ -562,12 +633,78 @@ pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
     for (id, t) in locals {
         types.locals.insert(id, checker.solver.finish(&t));
     }
-    let mut next = resolved.into_iter();
+    let calls: Vec<Vec<Type>> = std::mem::take(&mut checker.calls)
+        .iter()
+        .map(|args| args.iter().map(|t| checker.solver.finish(t)).collect())
+        .collect();
+    let mut next = Fill {
+        lits: resolved.into_iter(),
+        calls: calls.into_iter(),
+    };
     write_literals_block(&mut kernel.body, &mut next);
     Ok(types)
 }
 
-fn write_literals_block(b: &mut Block, next: &mut impl Iterator<Item = Type>) {
+/// Reconstructs the types of an instance of `function` with `type_args`,
+/// writing them into its literals and calls; returns its locals' types.
+///
+/// # Errors
+///
+/// [`Error::KernelCompile`] if the body is ill-typed (a bug).
+pub(crate) fn check_function(function: &mut Function, type_args: &[Type]) -> Result<Types> {
+    let mut checker = Checker {
+        solver: Solver {
+            parent: Vec::new(),
+            kind: Vec::new(),
+            bound: Vec::new(),
+        },
+        locals: HashMap::new(),
+        captures: &[],
+        rank: 0,
+        literals: Vec::new(),
+        calls: Vec::new(),
+        ret: None,
+        type_args: type_args.to_vec(),
+    };
+    let known: Vec<Term> = type_args.iter().map(|t| Term::Known(t.clone())).collect();
+    for (local, _, ty) in &function.params {
+        checker.locals.insert(*local, term_of(ty, &known));
+    }
+    let ret = function.ret.as_ref().map(|r| term_of(r, &known));
+    checker.ret = ret.clone();
+    let tail = checker.block(&function.body)?;
+    if function.body.tail.is_some() {
+        match &ret {
+            Some(r) => checker.solver.unify(r, &tail, function.span)?,
+            None => {}
+        }
+    }
+    let mut resolved = Vec::with_capacity(checker.literals.len());
+    for t in std::mem::take(&mut checker.literals) {
+        resolved.push(checker.solver.finish(&t));
+    }
+    let mut types = Types::default();
+    let locals: Vec<(LocalId, Term)> = checker
+        .locals
+        .iter()
+        .map(|(k, v)| (*k, v.clone()))
+        .collect();
+    for (id, t) in locals {
+        types.locals.insert(id, checker.solver.finish(&t));
+    }
+    let calls: Vec<Vec<Type>> = std::mem::take(&mut checker.calls)
+        .iter()
+        .map(|args| args.iter().map(|t| checker.solver.finish(t)).collect())
+        .collect();
+    let mut next = Fill {
+        lits: resolved.into_iter(),
+        calls: calls.into_iter(),
+    };
+    write_literals_block(&mut function.body, &mut next);
+    Ok(types)
+}
+
+fn write_literals_block(b: &mut Block, next: &mut Fill) {
     for s in &mut b.stmts {
         write_literals_stmt(s, next);
     }
@@ -576,7 +713,7 @@ fn write_literals_block(b: &mut Block, next: &mut impl Iterator<Item = Type>) {
     }
 }
 
-fn write_literals_stmt(s: &mut Stmt, next: &mut impl Iterator<Item = Type>) {
+fn write_literals_stmt(s: &mut Stmt, next: &mut Fill) {
     match &mut s.kind {
         StmtKind::Let { init, .. } => {
             if let Some(e) = init {
@@ -619,19 +756,30 @@ fn write_literals_stmt(s: &mut Stmt, next: &mut impl Iterator<Item = Type>) {
             }
             write_literals_block(body, next);
         }
-        StmtKind::Break | StmtKind::Continue | StmtKind::Return => {}
+        StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) => {}
+        StmtKind::Return(Some(e)) => write_literals(e, next),
     }
 }
 
+/// The resolved types to write back, in traversal order.
+struct Fill {
+    lits: std::vec::IntoIter<Type>,
+    calls: std::vec::IntoIter<Vec<Type>>,
+}
+
 /// Visits expressions in exactly the order [`Checker::expr`] does.
-fn write_literals(e: &mut Expr, next: &mut impl Iterator<Item = Type>) {
+fn write_literals(e: &mut Expr, next: &mut Fill) {
     match &mut e.kind {
         ExprKind::Lit(Lit::Int(_, suffix @ None)) | ExprKind::Lit(Lit::Float(_, suffix @ None)) => {
-            if let Some(Type::Scalar(s)) = next.next() {
+            if let Some(Type::Scalar(s)) = next.lits.next() {
                 *suffix = Some(s);
             }
         }
         ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Capture(_) | ExprKind::KernelIndex => {}
+        ExprKind::CallFn(_, args, type_args) => {
+            args.iter_mut().for_each(|a| write_literals(a, next));
+            *type_args = next.calls.next().unwrap_or_default();
+        }
         ExprKind::Binary(_, l, r) => {
             write_literals(l, next);
             write_literals(r, next);

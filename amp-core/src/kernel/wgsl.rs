@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::ir::*;
-use super::typeck::Types;
+use super::typeck::{self, Types};
 use crate::{Error, Result};
 
 /// Threads per workgroup of a non-tiled launch.
@@ -224,16 +224,84 @@ const RESERVED: &[&str] = &[
 /// shadowed one would break the code the writer generates around it (a
 /// capture named `select` hides the `select` every `/` uses).
 const PREDECLARED: &[&str] = &[
-    "main", "AmpParams", "abs", "acos", "acosh", "all", "any", "arrayLength", "asin", "asinh",
-    "atan", "atan2", "atanh", "atomicAdd", "atomicAnd", "atomicCompareExchangeWeak",
-    "atomicExchange", "atomicLoad", "atomicMax", "atomicMin", "atomicOr", "atomicStore",
-    "atomicSub", "atomicXor", "ceil", "clamp", "cos", "cosh", "countLeadingZeros", "countOneBits",
-    "countTrailingZeros", "cross", "degrees", "determinant", "distance", "dot", "exp", "exp2",
-    "extractBits", "faceForward", "firstLeadingBit", "firstTrailingBit", "floor", "fma", "fract",
-    "frexp", "insertBits", "inverseSqrt", "ldexp", "length", "log", "log2", "max", "min", "mix",
-    "modf", "normalize", "pow", "quantizeToF16", "radians", "reflect", "refract", "reverseBits",
-    "round", "saturate", "select", "sign", "sin", "sinh", "smoothstep", "sqrt", "step",
-    "storageBarrier", "tan", "tanh", "transpose", "trunc", "workgroupBarrier",
+    "main",
+    "AmpParams",
+    "abs",
+    "acos",
+    "acosh",
+    "all",
+    "any",
+    "arrayLength",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "atomicAdd",
+    "atomicAnd",
+    "atomicCompareExchangeWeak",
+    "atomicExchange",
+    "atomicLoad",
+    "atomicMax",
+    "atomicMin",
+    "atomicOr",
+    "atomicStore",
+    "atomicSub",
+    "atomicXor",
+    "ceil",
+    "clamp",
+    "cos",
+    "cosh",
+    "countLeadingZeros",
+    "countOneBits",
+    "countTrailingZeros",
+    "cross",
+    "degrees",
+    "determinant",
+    "distance",
+    "dot",
+    "exp",
+    "exp2",
+    "extractBits",
+    "faceForward",
+    "firstLeadingBit",
+    "firstTrailingBit",
+    "floor",
+    "fma",
+    "fract",
+    "frexp",
+    "insertBits",
+    "inverseSqrt",
+    "ldexp",
+    "length",
+    "log",
+    "log2",
+    "max",
+    "min",
+    "mix",
+    "modf",
+    "normalize",
+    "pow",
+    "quantizeToF16",
+    "radians",
+    "reflect",
+    "refract",
+    "reverseBits",
+    "round",
+    "saturate",
+    "select",
+    "sign",
+    "sin",
+    "sinh",
+    "smoothstep",
+    "sqrt",
+    "step",
+    "storageBarrier",
+    "tan",
+    "tanh",
+    "transpose",
+    "trunc",
+    "workgroupBarrier",
     "workgroupUniformLoad",
 ];
 
@@ -266,7 +334,10 @@ impl Namer {
         if stem == "_" {
             stem = "v_".to_string();
         }
-        if RESERVED.contains(&stem.as_str()) || PREDECLARED.contains(&stem.as_str()) || stem.starts_with("amp_") {
+        if RESERVED.contains(&stem.as_str())
+            || PREDECLARED.contains(&stem.as_str())
+            || stem.starts_with("amp_")
+        {
             stem.push('_');
         }
         let mut name = stem.clone();
@@ -321,6 +392,21 @@ struct Writer<'k> {
     uses_f64: bool,
     /// Parameters as immediates (push constants) instead of a uniform buffer.
     immediates: bool,
+    /// The `#[kernel]` function instances written so far (shared by the
+    /// writers of the kernel and of every function it calls).
+    fns: std::rc::Rc<std::cell::RefCell<FnRegistry>>,
+}
+
+/// `#[kernel]` function instances of one module.
+#[derive(Default)]
+struct FnRegistry {
+    /// WGSL names of the instances written or being written.
+    names: std::collections::HashMap<(usize, Vec<Type>), String>,
+    /// Functions being written (a call back into one is recursion).
+    stack: Vec<usize>,
+    /// The definitions, in the order they were finished.
+    defs: String,
+    count: u32,
 }
 
 fn compile_error(span: Span, message: impl Into<String>) -> Error {
@@ -355,6 +441,7 @@ fn type_wgsl(t: &Type) -> String {
         Type::Scalar(s) => s.wgsl().to_string(),
         Type::Index(n) => format!("array<i32, {n}>"),
         Type::Array(elem, n) => format!("array<{}, {n}>", type_wgsl(elem)),
+        Type::Param(k) => format!("T{k}"), // never reaches WGSL: instances are concrete
     }
 }
 
@@ -375,6 +462,7 @@ pub(crate) fn write(kernel: &Kernel, types: &Types, immediates: bool) -> Result<
         tmp: 0,
         uses_f64: false,
         immediates,
+        fns: Default::default(),
     };
     w.module()
 }
@@ -499,8 +587,10 @@ impl Writer<'_> {
         }
         self.indent = 0;
         self.line("}");
-        if self.uses_f64 {
-            // naga needs no `enable` for f64; the device feature gates it.
+        let defs = std::mem::take(&mut self.fns.borrow_mut().defs);
+        if !defs.is_empty() {
+            self.out.push('\n');
+            self.out.push_str(&defs);
         }
         Ok(Shader {
             source: self.out,
@@ -590,8 +680,16 @@ impl Writer<'_> {
             }
             StmtKind::Expr(e) => {
                 let mut pre = Vec::new();
-                let _ = self.expr(e, &mut pre)?;
+                let (text, ty) = self.expr(e, &mut pre)?;
                 self.flush_pre(pre);
+                if let ExprKind::CallFn(..) = e.kind {
+                    // A call's effects are its point: keep it.
+                    if ty == Type::Index(0) {
+                        self.line(&format!("{text};"));
+                    } else {
+                        self.line(&format!("_ = {text};"));
+                    }
+                }
             }
             StmtKind::If(c, a, b) => {
                 let mut pre = Vec::new();
@@ -685,9 +783,111 @@ impl Writer<'_> {
             }
             StmtKind::Break => self.line("break;"),
             StmtKind::Continue => self.line("continue;"),
-            StmtKind::Return => self.line("return;"),
+            StmtKind::Return(None) => self.line("return;"),
+            StmtKind::Return(Some(e)) => {
+                let mut pre = Vec::new();
+                let (v, _) = self.expr(e, &mut pre)?;
+                self.flush_pre(pre);
+                self.line(&format!("return {v};"));
+            }
         }
         Ok(())
+    }
+
+    /// The WGSL name of the instance of `f` with `type_args`, writing it
+    /// (and the instances it calls) first if needed.
+    fn function(&mut self, f: FnRef, type_args: &[Type], span: Span) -> Result<(String, Type)> {
+        let key = (f.key(), type_args.to_vec());
+        let mut func = (f.0)();
+        let ret = func
+            .ret
+            .as_ref()
+            .map(|r| typeck::substitute(r, type_args))
+            .unwrap_or(Type::Index(0));
+        if let Some(name) = self.fns.borrow().names.get(&key) {
+            return Ok((name.clone(), ret));
+        }
+        if self.fns.borrow().stack.contains(&key.0) {
+            return Err(compile_error(
+                span,
+                format!(
+                    "`{}` calls itself (directly or through other functions): recursion is not allowed in kernels (C++ AMP restrict(amp)), as GPUs have no call stack",
+                    func.name
+                ),
+            ));
+        }
+        let name = {
+            let mut reg = self.fns.borrow_mut();
+            reg.count += 1;
+            let stem: String = func
+                .name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            let name = format!("amp_fn_{stem}_{}", reg.count);
+            reg.stack.push(key.0);
+            name
+        };
+        let types = typeck::check_function(&mut func, type_args)?;
+        let dummy = Kernel {
+            name: func.name.to_string(),
+            rank: 0,
+            captures: Vec::new(),
+            body: Block::default(),
+            span: func.span,
+        };
+        let mut w = Writer {
+            kernel: &dummy,
+            types: &types,
+            namer: Namer::default(),
+            locals: Default::default(),
+            captures: Vec::new(),
+            out: String::new(),
+            indent: 1,
+            tmp: 0,
+            uses_f64: false,
+            immediates: self.immediates,
+            fns: std::rc::Rc::clone(&self.fns),
+        };
+        let mut params = Vec::new();
+        for (i, (local, pname, ty)) in func.params.iter().enumerate() {
+            let ty = typeck::substitute(ty, type_args);
+            let wname = w.namer.name(pname);
+            w.locals.insert(*local, wname.clone());
+            params.push(format!("amp_a{i}: {}", type_wgsl(&ty)));
+            w.line(&format!("var {wname}: {} = amp_a{i};", type_wgsl(&ty)));
+        }
+        let result = (|| {
+            w.block_stmts(&func.body)?;
+            if let Some(t) = &func.body.tail {
+                let mut pre = Vec::new();
+                let (v, _) = w.expr(t, &mut pre)?;
+                w.flush_pre(pre);
+                if ret == Type::Index(0) {
+                    w.line(&format!("_ = {v};"));
+                } else {
+                    w.line(&format!("return {v};"));
+                }
+            }
+            Ok(())
+        })();
+        self.fns.borrow_mut().stack.pop();
+        result?;
+        self.uses_f64 |= w.uses_f64 || ret == Type::Scalar(Scalar::F64);
+        let ret_text = if ret == Type::Index(0) {
+            String::new()
+        } else {
+            format!(" -> {}", type_wgsl(&ret))
+        };
+        let def = format!(
+            "fn {name}({}){ret_text} {{\n{}}}\n",
+            params.join(", "),
+            w.out
+        );
+        let mut reg = self.fns.borrow_mut();
+        reg.defs.push_str(&def);
+        reg.names.insert(key, name.clone());
+        Ok((name, ret))
     }
 
     fn fresh(&mut self) -> String {
@@ -976,6 +1176,14 @@ impl Writer<'_> {
                 let vals = vec![tmp; *n as usize];
                 Ok((format!("{}({})", type_wgsl(&ty), vals.join(", ")), ty))
             }
+            ExprKind::CallFn(f, args, type_args) => {
+                let vals: Vec<String> = args
+                    .iter()
+                    .map(|a| self.expr(a, pre).map(|v| v.0))
+                    .collect::<Result<_>>()?;
+                let (name, ret) = self.function(*f, type_args, span)?;
+                Ok((format!("{name}({})", vals.join(", ")), ret))
+            }
             ExprKind::Call(f, args) => {
                 let mut vals: Vec<(String, Type)> = args
                     .iter()
@@ -1144,8 +1352,37 @@ impl Writer<'_> {
             .first()
             .map(|a| a.1.clone())
             .ok_or_else(|| compile_error(span, "missing argument"))?;
-        let a: Vec<&str> = args.iter().map(|a| a.0.as_str()).collect();
         use Builtin::*;
+        if ty == Type::Scalar(Scalar::F64)
+            && matches!(
+                f,
+                Exp | Exp2
+                    | Ln
+                    | Log2
+                    | Sin
+                    | Cos
+                    | Tan
+                    | Asin
+                    | Acos
+                    | Atan
+                    | Atan2
+                    | Sinh
+                    | Cosh
+                    | Tanh
+                    | Powf
+            )
+        {
+            // SPIR-V (GLSL.std.450), HLSL and MSL have these for 32-bit
+            // floats only: drivers that accept them on f64 compute garbage
+            // (lavapipe does). Refuse rather than silently lose precision.
+            return Err(Error::UnsupportedFeature {
+                accelerator: "GPU accelerators (WGSL)".to_string(),
+                feature: format!(
+                    "the f64 transcendental function {f:?} at {span} (GPU shading languages have it for f32 only; compute it in f32, e.g. `(x as f32).sin() as f64`)"
+                ),
+            });
+        }
+        let a: Vec<&str> = args.iter().map(|a| a.0.as_str()).collect();
         let simple = |name: &str| format!("{name}({})", a.join(", "));
         let text = match f {
             Sqrt => simple("sqrt"),
@@ -1216,13 +1453,19 @@ mod tests {
         assert_eq!(n.name("sum"), "sum_1");
         assert_eq!(n.name("loop"), "loop_");
         assert_eq!(n.name("loop"), "loop__1");
-        assert_eq!(n.name("__x"), "x");
+        assert_eq!(n.name("__x"), "_x");
+        assert_eq!(n.name("select"), "select_");
+        assert_eq!(n.name("main"), "main_");
         assert_eq!(n.name("amp_p"), "amp_p_");
         assert_eq!(n.name("_"), "v_");
         assert_eq!(n.name("1a"), "v1a");
         for word in RESERVED {
             let name = n.name(word);
             assert!(!RESERVED.contains(&name.as_str()), "{name}");
+        }
+        for word in PREDECLARED {
+            let name = n.name(word);
+            assert!(!PREDECLARED.contains(&name.as_str()), "{name}");
         }
     }
 }

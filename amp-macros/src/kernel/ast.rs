@@ -43,6 +43,8 @@ pub(crate) enum Ty {
     Scalar(Scalar),
     Index(u32),
     Array(Box<Ty>, u32),
+    /// Type parameter `k` of a generic `#[kernel]` function.
+    Param(u32),
 }
 
 /// Literals, as written.
@@ -84,6 +86,8 @@ pub(crate) enum ExprKind {
     Repeat(Box<Expr>, syn::Expr),
     /// A built-in (method-style) call: its IR name and its Rust method name.
     Call(&'static str, Ident, Vec<Expr>),
+    /// A call of a `#[kernel]` function.
+    CallFn(syn::ExprPath, Vec<Expr>),
     If(Box<Expr>, Block, Block),
     Block(Block),
 }
@@ -109,6 +113,8 @@ pub(crate) enum StmtKind {
         name: Ident,
         mutable: bool,
         ty: Option<Ty>,
+        /// The annotation as written (the native body reuses it).
+        native_ty: Option<syn::Type>,
         init: Option<Expr>,
     },
     /// `place = e` or `place op= e` (op is the binary operator's name).
@@ -128,7 +134,7 @@ pub(crate) enum StmtKind {
     },
     Break,
     Continue,
-    Return,
+    Return(Option<Expr>),
 }
 
 #[derive(Debug, Clone, Default)]
@@ -146,4 +152,14 @@ pub(crate) struct Kernel {
     pub(crate) captures: Vec<Ident>,
     pub(crate) body: Block,
     pub(crate) span: Span,
+}
+
+/// A parsed `#[kernel]` function.
+pub(crate) struct Function {
+    pub(crate) item: syn::ItemFn,
+    /// The bound (`Number`, `Float`, `Integer`) of each type parameter.
+    pub(crate) type_params: Vec<&'static str>,
+    pub(crate) params: Vec<(u32, Ident, Ty)>,
+    pub(crate) ret: Option<Ty>,
+    pub(crate) body: Block,
 }

@@ -25,7 +25,7 @@ fn stmt(s: &Stmt, loops: u32, errors: &mut Errors) {
             "`break` and `continue` must be inside a loop of the kernel",
         )),
         StmtKind::Let { init: Some(e), .. } | StmtKind::Expr(e) => expr(e, loops, errors),
-        StmtKind::Assign(_, _, e) => expr(e, loops, errors),
+        StmtKind::Assign(_, _, e) | StmtKind::Return(Some(e)) => expr(e, loops, errors),
         StmtKind::If(c, a, b) => {
             expr(c, loops, errors);
             block(a, loops, errors);

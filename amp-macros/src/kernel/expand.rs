@@ -42,6 +42,7 @@ fn ty_tokens(t: &Ty) -> TokenStream {
             let e = ty_tokens(e);
             quote!(__ir::Type::Array(::std::boxed::Box::new(#e), #n))
         }
+        Ty::Param(k) => quote!(__ir::Type::Param(#k)),
     }
 }
 
@@ -202,7 +203,10 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
         }
         StmtKind::Break => quote!(__ir::StmtKind::Break),
         StmtKind::Continue => quote!(__ir::StmtKind::Continue),
-        StmtKind::Return => quote!(__ir::StmtKind::Return),
+        StmtKind::Return(e) => {
+            let e = opt_expr(e.as_ref());
+            quote!(__ir::StmtKind::Return(#e))
+        }
     };
     quote!(__ir::Stmt::new(#kind, #span))
 }
@@ -315,6 +319,17 @@ fn ir_expr(e: &Expr) -> TokenStream {
             let (a, b) = (ir_block(a), ir_block(b));
             quote!(__ir::ExprKind::If(#c, #a, #b))
         }
+        ExprKind::CallFn(path, args) => {
+            let builder = builder_path(path);
+            let args = args.iter().map(ir_expr);
+            quote_spanned!(e.span=>
+                __ir::ExprKind::CallFn(
+                    __ir::FnRef(#builder as fn() -> __ir::Function),
+                    ::std::vec![#(#args),*],
+                    ::std::vec::Vec::new(),
+                )
+            )
+        }
         ExprKind::Block(b) => {
             let b = ir_block(b);
             quote!(__ir::ExprKind::Block(#b))
@@ -403,15 +418,12 @@ fn native_stmt(s: &Stmt) -> TokenStream {
         StmtKind::Let {
             name,
             mutable,
-            ty,
+            native_ty,
             init,
             ..
         } => {
             let m = if *mutable { quote!(mut) } else { quote!() };
-            let ty = ty.as_ref().map(|t| {
-                let t = native_ty(t);
-                quote!(: #t)
-            });
+            let ty = native_ty.as_ref().map(|t| quote!(: #t));
             match init {
                 Some(e) => {
                     let e = native_expr(e);
@@ -507,24 +519,10 @@ fn native_stmt(s: &Stmt) -> TokenStream {
         }
         StmtKind::Break => quote_spanned!(span=> break;),
         StmtKind::Continue => quote_spanned!(span=> continue;),
-        StmtKind::Return => quote_spanned!(span=> return;),
-    }
-}
-
-fn native_ty(t: &Ty) -> TokenStream {
-    match t {
-        Ty::Scalar(s) => {
-            let s = format_ident!("{}", s.variant().to_lowercase());
-            quote!(#s)
-        }
-        Ty::Index(n) => {
-            let n = *n as usize;
-            quote!(::amp_core::Index<#n>)
-        }
-        Ty::Array(e, n) => {
-            let e = native_ty(e);
-            let n = *n as usize;
-            quote!([#e; #n])
+        StmtKind::Return(None) => quote_spanned!(span=> return;),
+        StmtKind::Return(Some(e)) => {
+            let e = native_expr(e);
+            quote_spanned!(span=> return #e;)
         }
     }
 }
@@ -619,6 +617,10 @@ fn native_expr(e: &Expr) -> TokenStream {
             let args = args.iter().map(native_expr);
             quote_spanned!(span=> #trait_path::#method(#(#args),*))
         }
+        ExprKind::CallFn(path, args) => {
+            let args = args.iter().map(native_expr);
+            quote_spanned!(span=> #path(#(#args),*))
+        }
         ExprKind::If(c, a, b) => {
             let c = native_expr(c);
             let (a, b) = (native_block(a), native_block(b));
@@ -628,6 +630,103 @@ fn native_expr(e: &Expr) -> TokenStream {
         ExprKind::Block(b) => {
             let b = native_block(b);
             quote!({ #b })
+        }
+    }
+}
+
+/// The IR builder of the `#[kernel]` function at `path`: the same path with
+/// the last segment `__amp_kernel_<name>`, keeping only const generic
+/// arguments (the builder is generic over those; types are inferred).
+pub(crate) fn builder_path(path: &syn::ExprPath) -> TokenStream {
+    let mut path = path.path.clone();
+    if let Some(last) = path.segments.last_mut() {
+        last.ident = format_ident!("__amp_kernel_{}", last.ident, span = last.ident.span());
+        if let syn::PathArguments::AngleBracketed(args) = &mut last.arguments {
+            let consts: syn::punctuated::Punctuated<syn::GenericArgument, syn::Token![,]> = args
+                .args
+                .iter()
+                .filter(|a| is_const_arg(a))
+                .cloned()
+                .collect();
+            if consts.is_empty() {
+                last.arguments = syn::PathArguments::None;
+            } else {
+                args.args = consts;
+            }
+        }
+    }
+    quote!(#path)
+}
+
+fn is_const_arg(a: &syn::GenericArgument) -> bool {
+    match a {
+        syn::GenericArgument::Const(_) => true,
+        syn::GenericArgument::Type(syn::Type::Path(p)) => p.path.get_ident().is_some_and(|i| {
+            let s = i.to_string();
+            s.chars().any(|c| c.is_ascii_uppercase())
+                && s.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                && s.len() > 1
+        }),
+        _ => false,
+    }
+}
+
+/// The expansion of a `#[kernel]` function: the function itself (its body
+/// rewritten like a kernel's native body) and its IR builder.
+pub(crate) fn expand_function(f: &Function) -> TokenStream {
+    let item = &f.item;
+    let attrs = &item.attrs;
+    let vis = &item.vis;
+    let sig = &item.sig;
+    let name = sig.ident.to_string();
+    let builder = format_ident!("__amp_kernel_{}", sig.ident);
+    let native = native_block(&f.body);
+    let const_params: Vec<&syn::ConstParam> = sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Const(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    let bounds = f.type_params.iter().map(|b| format_ident!("{}", b));
+    let params = f.params.iter().map(|(local, pname, ty)| {
+        let local = local_id(*local);
+        let pname = pname.to_string();
+        let ty = ty_tokens(ty);
+        quote!((#local, #pname, #ty))
+    });
+    let ret = match &f.ret {
+        Some(t) => {
+            let t = ty_tokens(t);
+            quote!(::core::option::Option::Some(#t))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let body = ir_block(&f.body);
+    let span = span_tokens(sig.ident.span());
+    let doc = format!("The kernel IR of [`{name}`] (generated by `#[kernel]`).");
+    quote! {
+        #(#attrs)*
+        #vis #sig {
+            #native
+        }
+
+        #[doc = #doc]
+        #[doc(hidden)]
+        #[allow(non_snake_case, dead_code, clippy::all)]
+        #vis fn #builder<#(#const_params),*>() -> ::amp_core::__private::kernel::ir::Function {
+            use ::amp_core::__private::kernel::ir as __ir;
+            __ir::Function {
+                name: #name,
+                type_params: ::std::vec![#(__ir::Bound::#bounds),*],
+                params: ::std::vec![#(#params),*],
+                ret: #ret,
+                body: #body,
+                span: #span,
+            }
         }
     }
 }

@@ -38,3 +38,45 @@ fn fallback(e: syn::Error) -> TokenStream {
         }
     }
 }
+
+/// `#[kernel]`: the function, plus its IR builder.
+pub(crate) fn kernel_function(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = parse::Errors::default();
+    if !attr.is_empty() {
+        errors.push(syn::Error::new_spanned(
+            &attr,
+            "#[kernel] takes no arguments",
+        ));
+    }
+    let item: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            let e = syn::Error::new(e.span(), "#[kernel] applies to free functions");
+            let errors = e.to_compile_error();
+            return quote::quote! { #errors #item };
+        }
+    };
+    let function = parse::parse_function(item.clone(), &mut errors);
+    if let Some(f) = &function {
+        let k = ast::Kernel {
+            view: None,
+            domain: syn::parse_quote!(()),
+            index: proc_macro2::Ident::new("__amp_no_index", proc_macro2::Span::call_site()),
+            rank: 1,
+            captures: Vec::new(),
+            body: f.body.clone(),
+            span: proc_macro2::Span::call_site(),
+        };
+        check::check(&k, &mut errors);
+    }
+    match (function, errors.into_result()) {
+        (Some(f), Ok(())) => expand::expand_function(&f),
+        (_, Err(e)) => {
+            // One mistake, one error: keep the function so its callers
+            // still compile.
+            let errors = e.to_compile_error();
+            quote::quote! { #errors #item }
+        }
+        (None, Ok(())) => quote::quote! { #item },
+    }
+}

@@ -60,6 +60,11 @@ struct Resolver<'e> {
     captures: Vec<Ident>,
     next_local: u32,
     errors: &'e mut Errors,
+    /// The type parameters of the `#[kernel]` function being parsed.
+    type_params: Vec<String>,
+    /// Whether a `#[kernel]` function (not a kernel body) is being parsed:
+    /// it cannot capture, and it may return a value.
+    function: bool,
 }
 
 const MATH_METHODS: &[(&str, &str)] = &[
@@ -168,6 +173,8 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         captures: Vec::new(),
         next_local: 0,
         errors,
+        type_params: Vec::new(),
+        function: false,
     };
     let body = match &*closure.body {
         syn::Expr::Block(b) => resolver.block(&b.block),
@@ -274,13 +281,18 @@ fn scalar_suffix(
     }
 }
 
-fn ty_of(ty: &syn::Type, errors: &mut Errors) -> Option<Ty> {
+fn ty_of(ty: &syn::Type, type_params: &[String], errors: &mut Errors) -> Option<Ty> {
     match ty {
         syn::Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last()?;
             let name = last.ident.to_string();
             if let Some(s) = Scalar::from_name(&name) {
                 return Some(Ty::Scalar(s));
+            }
+            if p.path.segments.len() == 1
+                && let Some(k) = type_params.iter().position(|t| *t == name)
+            {
+                return Some(Ty::Param(k as u32));
             }
             if name == "Index"
                 && let syn::PathArguments::AngleBracketed(a) = &last.arguments
@@ -299,7 +311,7 @@ fn ty_of(ty: &syn::Type, errors: &mut Errors) -> Option<Ty> {
             None
         }
         syn::Type::Array(a) => {
-            let elem = ty_of(&a.elem, errors)?;
+            let elem = ty_of(&a.elem, type_params, errors)?;
             let n = match &a.len {
                 syn::Expr::Lit(syn::ExprLit {
                     lit: syn::Lit::Int(i),
@@ -384,12 +396,19 @@ impl Resolver<'_> {
         id
     }
 
-    fn capture(&mut self, name: &Ident) -> u32 {
+    fn capture(&mut self, name: &Ident) -> Option<u32> {
+        if self.function {
+            self.errors.at(
+                name,
+                format!("`{name}` is not a parameter, local or constant of this #[kernel] function: kernel functions cannot capture variables; pass `{name}` as a parameter"),
+            );
+            return None;
+        }
         if let Some(i) = self.captures.iter().position(|c| c == name) {
-            return i as u32;
+            return Some(i as u32);
         }
         self.captures.push(name.clone());
-        (self.captures.len() - 1) as u32
+        Some((self.captures.len() - 1) as u32)
     }
 
     fn block(&mut self, b: &syn::Block) -> Block {
@@ -436,9 +455,13 @@ impl Resolver<'_> {
             }
             None => None,
         };
-        let (pat, ty) = match &l.pat {
-            syn::Pat::Type(pt) => (&*pt.pat, ty_of(&pt.ty, self.errors)),
-            other => (other, None),
+        let (pat, ty, native_ty) = match &l.pat {
+            syn::Pat::Type(pt) => (
+                &*pt.pat,
+                ty_of(&pt.ty, &self.type_params, self.errors),
+                Some((*pt.ty).clone()),
+            ),
+            other => (other, None, None),
         };
         let (name, mutable) = match pat {
             syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
@@ -457,6 +480,7 @@ impl Resolver<'_> {
                 name,
                 mutable,
                 ty,
+                native_ty,
                 init,
             },
             span,
@@ -506,13 +530,15 @@ impl Resolver<'_> {
                 }
                 StmtKind::Continue
             }
-            syn::Expr::Return(r) => {
-                if let Some(v) = &r.expr {
+            syn::Expr::Return(r) => match &r.expr {
+                Some(v) if self.function => StmtKind::Return(Some(self.expr(v)?)),
+                Some(v) => {
                     self.errors
                         .at(v, "a kernel returns nothing: `return;` ends this work item");
+                    StmtKind::Return(None)
                 }
-                StmtKind::Return
-            }
+                None => StmtKind::Return(None),
+            },
             syn::Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
                 if let Some(u) = &b.block.stmts.first() {
                     let _ = u;
@@ -690,7 +716,7 @@ impl Resolver<'_> {
             Some(Binding::Local(id)) => IndexBase::Local(id, name),
             Some(Binding::Index) => IndexBase::KernelIndex(name),
             None => {
-                let c = self.capture(&name);
+                let c = self.capture(&name)?;
                 IndexBase::Capture(c, name)
             }
         };
@@ -727,7 +753,7 @@ impl Resolver<'_> {
                         Some(Binding::Index) => ExprKind::KernelIndex(name),
                         None if is_const_name(&name.to_string()) => ExprKind::Const(p.path.clone()),
                         None => {
-                            let c = self.capture(&name);
+                            let c = self.capture(&name)?;
                             ExprKind::Capture(c, name)
                         }
                     }
@@ -881,10 +907,22 @@ impl Resolver<'_> {
                         );
                         return None;
                     }
+                    if p.qself.is_none() {
+                        // A `#[kernel]` function (anything else fails to
+                        // compile: its IR builder does not exist).
+                        let args: Vec<Expr> = c.args.iter().filter_map(|a| self.expr(a)).collect();
+                        if args.len() != c.args.len() {
+                            return None;
+                        }
+                        return Some(Expr {
+                            kind: ExprKind::CallFn(p.clone(), args),
+                            span,
+                        });
+                    }
                 }
                 self.errors.at(
                     &c.func,
-                    "function calls are not supported in kernels by this version of the kernel compiler (only math methods such as `x.sqrt()` and `Index::new([..])`)",
+                    "kernels can call only #[kernel] functions (by name) and the math methods such as `x.sqrt()`: accelerators have no function pointers (C++ AMP restrict(amp))",
                 );
                 return None;
             }
@@ -1083,4 +1121,115 @@ fn block_is_unit(b: &syn::Block) -> bool {
 #[allow(dead_code)]
 fn span_of(e: &syn::Expr) -> Span {
     e.span()
+}
+
+const BOUNDS: &[&str] = &["Number", "Float", "Integer"];
+
+/// Parses a `#[kernel]` function.
+pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<Function> {
+    let sig = &item.sig;
+    if let Some(a) = &sig.asyncness {
+        errors.at(a, "a #[kernel] function cannot be `async`");
+    }
+    if let Some(u) = &sig.unsafety {
+        errors.at(u, "a #[kernel] function cannot be `unsafe`");
+    }
+    if let Some(v) = &sig.variadic {
+        errors.at(v, "a #[kernel] function cannot be variadic");
+    }
+    if let Some(abi) = &sig.abi {
+        errors.at(abi, "a #[kernel] function cannot have an ABI");
+    }
+    if let Some(w) = &sig.generics.where_clause {
+        errors.at(
+            w,
+            "write the bounds of a #[kernel] function's type parameters inline: `<T: Float>`",
+        );
+    }
+    let mut type_params = Vec::new();
+    let mut bounds = Vec::new();
+    for p in &sig.generics.params {
+        match p {
+            syn::GenericParam::Type(t) => {
+                let bound = t.bounds.iter().find_map(|b| match b {
+                    syn::TypeParamBound::Trait(tb) => {
+                        let last = tb.path.segments.last()?.ident.to_string();
+                        BOUNDS.iter().find(|x| **x == last).copied()
+                    }
+                    _ => None,
+                });
+                match bound {
+                    Some(b) if t.bounds.len() == 1 => bounds.push(b),
+                    _ => errors.at(
+                        t,
+                        "a #[kernel] function's type parameter needs exactly one of the bounds `amp_core::Number`, `amp_core::Float` or `amp_core::Integer`",
+                    ),
+                }
+                type_params.push(t.ident.to_string());
+            }
+            syn::GenericParam::Const(c) => match &c.ty {
+                syn::Type::Path(p)
+                    if p.path.is_ident("i32")
+                        || p.path.is_ident("u32")
+                        || p.path.is_ident("bool") => {}
+                other => errors.at(
+                    other,
+                    "const parameters of #[kernel] functions are i32, u32 or bool",
+                ),
+            },
+            syn::GenericParam::Lifetime(l) => {
+                errors.at(
+                    l,
+                    "#[kernel] functions take no lifetimes: there are no references in kernels",
+                );
+            }
+        }
+    }
+    let mut resolver = Resolver {
+        scopes: vec![Vec::new()],
+        captures: Vec::new(),
+        next_local: 0,
+        errors,
+        type_params,
+        function: true,
+    };
+    let mut params = Vec::new();
+    for input in &sig.inputs {
+        match input {
+            syn::FnArg::Receiver(r) => resolver
+                .errors
+                .at(r, "#[kernel] functions are free functions: no `self`"),
+            syn::FnArg::Typed(pt) => {
+                let ty = ty_of(&pt.ty, &resolver.type_params, resolver.errors);
+                let name = match &*pt.pat {
+                    syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                        Some(p.ident.clone())
+                    }
+                    other => {
+                        resolver
+                            .errors
+                            .at(other, "#[kernel] function parameters are plain names");
+                        None
+                    }
+                };
+                if let (Some(ty), Some(name)) = (ty, name) {
+                    let local = resolver.declare(&name);
+                    params.push((local, name, ty));
+                }
+            }
+        }
+    }
+    let ret = match &sig.output {
+        syn::ReturnType::Default => None,
+        syn::ReturnType::Type(_, t) => ty_of(t, &resolver.type_params, resolver.errors),
+    };
+    let body = resolver.block(&item.block);
+    let _ = bounds.len();
+    Some(Function {
+        type_params: bounds,
+        params,
+        ret,
+        body,
+        item,
+    })
 }

@@ -1,0 +1,93 @@
+//! `#[kernel]` functions: plain, generic (`T: Float`, `T: Integer`), const
+//! generic, calling each other and across modules, compared with the same
+//! functions called from plain Rust on every accelerator.
+
+use amp_core::prelude::*;
+use amp_core::{Float, Integer, kernel};
+use amp_tests::{Rng, accelerators};
+
+#[kernel]
+fn square(x: f32) -> f32 {
+    x * x
+}
+
+#[kernel]
+fn lerp<T: Float>(a: T, b: T, t: T) -> T {
+    a + (b - a) * t
+}
+
+#[kernel]
+fn clamp_index(i: i32, n: i32) -> i32 {
+    if i < 0 {
+        return 0;
+    }
+    if i >= n { n - 1 } else { i }
+}
+
+#[kernel]
+fn wrap_mul<T: Integer>(a: T, b: T) -> T {
+    a * b + a
+}
+
+#[kernel]
+fn times<const K: i32>(x: i32) -> i32 {
+    let mut acc = 0;
+    for _ in 0..K {
+        acc += x;
+    }
+    acc
+}
+
+mod nested {
+    use amp_core::{Float, kernel};
+
+    /// Calls a function of the parent module and a generic one.
+    #[kernel]
+    pub fn poly<T: Float>(x: T, y: T) -> T {
+        super::lerp(x, y, x) * y
+    }
+}
+
+#[test]
+fn kernels_call_functions() {
+    const N: usize = 1000;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let mut rng = Rng::new(100 + k as u64);
+        let xs: Vec<f32> = (0..N)
+            .map(|_| rng.range(-1000, 1000) as f32 / 100.0)
+            .collect();
+        let is: Vec<i32> = (0..N)
+            .map(|_| rng.range(-2_000_000_000, 2_000_000_000))
+            .collect();
+        let mut fout = vec![f32::NAN; N];
+        let mut iout = vec![i32::MIN; N];
+        {
+            let x = ArrayView::new([N as i32], &xs).unwrap();
+            let iv = ArrayView::new([N as i32], &is).unwrap();
+            let fo = ArrayView::new_mut([N as i32], &mut fout).unwrap();
+            let io = ArrayView::new_mut([N as i32], &mut iout).unwrap();
+            let n = N as i32;
+            parallel_for_each!(acc.default_view(), fo.extent(), |idx: Index<1>| {
+                let j = clamp_index(idx[0] + 3, n);
+                let v = x[idx];
+                fo[idx] = nested::poly(square(v), x[j]) + lerp(1.0f32, 2.0, 0.5);
+                io[idx] = wrap_mul(iv[idx], 7) + times::<3>(iv[j]);
+            })
+            .unwrap();
+        }
+        for i in 0..N {
+            let j = clamp_index(i as i32 + 3, N as i32) as usize;
+            let want = nested::poly(square(xs[i]), xs[j]) + lerp(1.0f32, 2.0, 0.5);
+            let got = fout[i];
+            assert!(
+                (got - want).abs() <= 1e-4 * want.abs().max(1.0),
+                "{acc} {i}: {got} vs {want}"
+            );
+            let want_i = is[i]
+                .wrapping_mul(7)
+                .wrapping_add(is[i])
+                .wrapping_add(is[j].wrapping_mul(3));
+            assert_eq!(iout[i], want_i, "{acc} {i}");
+        }
+    }
+}
