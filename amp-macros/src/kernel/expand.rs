@@ -412,6 +412,18 @@ fn native_index(idx: &[Expr]) -> TokenStream {
     }
 }
 
+/// `&=`, `|=`, `^=` for the bitwise compound assignments: they cannot
+/// overflow, and spelled out as `x = x | v` they would trip clippy's
+/// `assign_op_pattern` on the user's code.
+fn bit_assign(op: &str) -> Option<TokenStream> {
+    match op {
+        "BitAnd" => Some(quote!(&=)),
+        "BitOr" => Some(quote!(|=)),
+        "BitXor" => Some(quote!(^=)),
+        _ => None,
+    }
+}
+
 fn native_stmt(s: &Stmt) -> TokenStream {
     let span = s.span;
     match &s.kind {
@@ -437,6 +449,10 @@ fn native_stmt(s: &Stmt) -> TokenStream {
             match place {
                 Place::Local(_, name) => match op {
                     None => quote_spanned!(span=> #name = #value;),
+                    Some(op) if bit_assign(op).is_some() => {
+                        let assign = bit_assign(op);
+                        quote_spanned!(span=> #name #assign #value;)
+                    }
                     Some(op) => {
                         let v = native_binary(op, quote!(#name), value, span);
                         quote_spanned!(span=> #name = #v;)
@@ -448,6 +464,10 @@ fn native_stmt(s: &Stmt) -> TokenStream {
                     let target = quote!(#name #([#f::<usize, _>(#idx)])*);
                     match op {
                         None => quote_spanned!(span=> #target = #value;),
+                        Some(op) if bit_assign(op).is_some() => {
+                            let assign = bit_assign(op);
+                            quote_spanned!(span=> #target #assign #value;)
+                        }
                         Some(op) => {
                             let v = native_binary(op, target.clone(), value, span);
                             quote_spanned!(span=> #target = #v;)

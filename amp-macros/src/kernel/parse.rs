@@ -51,7 +51,9 @@ impl Errors {
 /// A resolved name.
 #[derive(Clone)]
 enum Binding {
-    Local(u32),
+    /// A local; with an alias, the name refers to another local (a `match`
+    /// binding is its scrutinee), spelled by the alias in native code.
+    Local(u32, Option<Ident>),
     Index,
 }
 
@@ -392,7 +394,7 @@ impl Resolver<'_> {
         self.scopes
             .last_mut()
             .expect("a scope")
-            .push((name.to_string(), Binding::Local(id)));
+            .push((name.to_string(), Binding::Local(id, None)));
         id
     }
 
@@ -518,6 +520,21 @@ impl Resolver<'_> {
                 StmtKind::Loop(self.block(&l.body))
             }
             syn::Expr::ForLoop(f) => return self.for_loop(f),
+            syn::Expr::Match(m) => {
+                let e = self.match_expr(m, true)?;
+                let ExprKind::Block(block) = e.kind else {
+                    return None;
+                };
+                // A block statement, as `if true { .. }`.
+                StmtKind::If(
+                    Expr {
+                        kind: ExprKind::Lit(Lit::Bool(true), None),
+                        span,
+                    },
+                    block,
+                    None,
+                )
+            }
             syn::Expr::Break(b) => {
                 if b.label.is_some() || b.expr.is_some() {
                     self.errors.at(b, "`break` in a kernel takes no label and no value: WGSL loops have neither; use a flag or a `let mut` declared before the loop");
@@ -637,7 +654,9 @@ impl Resolver<'_> {
         match strip_parens(e) {
             syn::Expr::Path(p) => match self.path_ident(p) {
                 Some(name) => match self.lookup(&name.to_string()) {
-                    Some(Binding::Local(id)) => Some(Place::Local(id, name)),
+                    Some(Binding::Local(id, alias)) => {
+                        Some(Place::Local(id, alias.unwrap_or(name)))
+                    }
                     Some(Binding::Index) => {
                         self.errors.at(p, "the kernel's index cannot be assigned");
                         None
@@ -713,7 +732,7 @@ impl Resolver<'_> {
             return None;
         };
         let base = match self.lookup(&name.to_string()) {
-            Some(Binding::Local(id)) => IndexBase::Local(id, name),
+            Some(Binding::Local(id, alias)) => IndexBase::Local(id, alias.unwrap_or(name)),
             Some(Binding::Index) => IndexBase::KernelIndex(name),
             None => {
                 let c = self.capture(&name)?;
@@ -743,13 +762,44 @@ impl Resolver<'_> {
     fn expr(&mut self, e: &syn::Expr) -> Option<Expr> {
         let span = e.span();
         let kind = match e {
-            syn::Expr::Lit(l) => ExprKind::Lit(self.lit(&l.lit)?, Some(l.lit.clone())),
+            syn::Expr::Lit(l) => {
+                // A negative literal token (from a pattern): `-(literal)`.
+                let digits = match &l.lit {
+                    syn::Lit::Int(i) => i
+                        .base10_digits()
+                        .strip_prefix('-')
+                        .map(|d| (d.to_string(), i.suffix().to_string(), false)),
+                    syn::Lit::Float(f) => f
+                        .base10_digits()
+                        .strip_prefix('-')
+                        .map(|d| (d.to_string(), f.suffix().to_string(), true)),
+                    _ => None,
+                };
+                if let Some((d, suffix, float)) = digits {
+                    let lit = if float {
+                        syn::Lit::Float(syn::LitFloat::new(&format!("{d}{suffix}"), l.span()))
+                    } else {
+                        syn::Lit::Int(syn::LitInt::new(&format!("{d}{suffix}"), l.span()))
+                    };
+                    let inner = Expr {
+                        kind: ExprKind::Lit(self.lit(&lit)?, Some(lit)),
+                        span,
+                    };
+                    return Some(Expr {
+                        kind: ExprKind::Unary("Neg", Box::new(inner)),
+                        span,
+                    });
+                }
+                ExprKind::Lit(self.lit(&l.lit)?, Some(l.lit.clone()))
+            }
             syn::Expr::Paren(p) => return self.expr(&p.expr),
             syn::Expr::Group(g) => return self.expr(&g.expr),
             syn::Expr::Path(p) => {
                 if let Some(name) = self.path_ident(p) {
                     match self.lookup(&name.to_string()) {
-                        Some(Binding::Local(id)) => ExprKind::Local(id, name),
+                        Some(Binding::Local(id, alias)) => {
+                            ExprKind::Local(id, alias.unwrap_or(name))
+                        }
                         Some(Binding::Index) => ExprKind::KernelIndex(name),
                         None if is_const_name(&name.to_string()) => ExprKind::Const(p.path.clone()),
                         None => {
@@ -979,10 +1029,7 @@ impl Resolver<'_> {
                 self.errors.at(s, "struct literals are not supported in kernels by this version of the kernel compiler");
                 return None;
             }
-            syn::Expr::Match(m) => {
-                self.errors.at(m.match_token, "`match` is not supported in kernels by this version of the kernel compiler; use `if`/`else`");
-                return None;
-            }
+            syn::Expr::Match(m) => return self.match_expr(m, false),
             syn::Expr::Field(f) => {
                 self.errors.at(f, "field access is not supported in kernels by this version of the kernel compiler");
                 return None;
@@ -1017,6 +1064,200 @@ impl Resolver<'_> {
             }
         };
         Some(Expr { kind, span })
+    }
+
+    /// `match` on an integer (or `bool`), lowered to `let m = scrutinee;`
+    /// and an `if`/`else` chain (rustc checks exhaustiveness, so the last
+    /// arm is the final `else`). As a statement (`as_stmt`) the arms are
+    /// statements; as an expression they are values.
+    fn match_expr(&mut self, m: &syn::ExprMatch, as_stmt: bool) -> Option<Expr> {
+        let span = m.span();
+        let scrutinee = self.expr(&m.expr)?;
+        self.scopes.push(Vec::new());
+        let tmp = Ident::new(&format!("__amp_match{}", self.next_local), span);
+        let local = self.declare(&tmp);
+        let let_stmt = Stmt {
+            kind: StmtKind::Let {
+                local,
+                name: tmp.clone(),
+                mutable: false,
+                ty: None,
+                native_ty: None,
+                init: Some(scrutinee),
+            },
+            span,
+        };
+        let value = Expr {
+            kind: ExprKind::Local(local, tmp.clone()),
+            span,
+        };
+        let mut arms = Vec::new();
+        for arm in &m.arms {
+            self.scopes.push(Vec::new());
+            let mut binds = Vec::new();
+            let cond = self.pattern(&arm.pat, &value, &mut binds);
+            let guard = arm.guard.as_ref().and_then(|(_, g)| self.expr(g));
+            let body = match (&*arm.body, as_stmt) {
+                (syn::Expr::Block(b), _) if b.label.is_none() => self.block(&b.block),
+                (other, true) => Block {
+                    stmts: self.stmt_expr(other).into_iter().collect(),
+                    tail: None,
+                },
+                (other, false) => Block {
+                    stmts: Vec::new(),
+                    tail: self.expr(other).map(Box::new),
+                },
+            };
+            self.scopes.pop();
+            let cond = match (cond, guard) {
+                (Some(c), Some(g)) => Some(Expr {
+                    kind: ExprKind::Binary("And", Box::new(c), Box::new(g)),
+                    span,
+                }),
+                (None, Some(g)) => Some(g),
+                (c, None) => c,
+            };
+            let mut body = body;
+            body.stmts.splice(0..0, binds);
+            arms.push((cond, body));
+        }
+        self.scopes.pop();
+        // Build the chain from the last arm backwards.
+        let mut chain: Option<Block> = None;
+        for (i, (cond, body)) in arms.into_iter().enumerate().rev() {
+            chain = Some(match (chain, cond) {
+                (None, _) => body, // the last arm: rustc proved the match exhaustive
+                (Some(rest), Some(cond)) if as_stmt => Block {
+                    stmts: vec![Stmt {
+                        kind: StmtKind::If(cond, body, Some(rest)),
+                        span,
+                    }],
+                    tail: None,
+                },
+                (Some(rest), Some(cond)) => Block {
+                    stmts: Vec::new(),
+                    tail: Some(Box::new(Expr {
+                        kind: ExprKind::If(Box::new(cond), body, rest),
+                        span,
+                    })),
+                },
+                (Some(_), None) => {
+                    let _ = i;
+                    self.errors.at(
+                        m,
+                        "a kernel `match` arm that matches everything must be the last arm",
+                    );
+                    body
+                }
+            });
+        }
+        let mut block = chain.unwrap_or_default();
+        block.stmts.insert(0, let_stmt);
+        Some(Expr {
+            kind: ExprKind::Block(block),
+            span,
+        })
+    }
+
+    /// The condition under which `pat` matches `value` (`None`: always),
+    /// pushing `let` statements for the names it binds.
+    fn pattern(&mut self, pat: &syn::Pat, value: &Expr, binds: &mut Vec<Stmt>) -> Option<Expr> {
+        let span = pat.span();
+        let eq = |this: &mut Self, e: &syn::Expr| -> Option<Expr> {
+            let rhs = this.expr(e)?;
+            Some(Expr {
+                kind: ExprKind::Binary("Eq", Box::new(value.clone()), Box::new(rhs)),
+                span,
+            })
+        };
+        match pat {
+            syn::Pat::Wild(_) => None,
+            syn::Pat::Lit(l) => {
+                // `-5` in a pattern is one literal token; kernels see `-(5)`.
+                let negative = match &l.lit {
+                    syn::Lit::Int(i) => i.base10_digits().strip_prefix('-').map(|d| {
+                        syn::Lit::Int(syn::LitInt::new(&format!("{d}{}", i.suffix()), i.span()))
+                    }),
+                    syn::Lit::Float(f) => f.base10_digits().strip_prefix('-').map(|d| {
+                        syn::Lit::Float(syn::LitFloat::new(&format!("{d}{}", f.suffix()), f.span()))
+                    }),
+                    _ => None,
+                };
+                match negative {
+                    Some(lit) => {
+                        let e: syn::Expr = syn::parse_quote_spanned!(span=> -#lit);
+                        eq(self, &e)
+                    }
+                    None => eq(self, &syn::Expr::Lit(l.clone())),
+                }
+            }
+            syn::Pat::Path(p) => eq(self, &syn::Expr::Path(p.clone())),
+            syn::Pat::Paren(p) => self.pattern(&p.pat, value, binds),
+            syn::Pat::Or(o) => {
+                let mut acc: Option<Expr> = None;
+                for case in &o.cases {
+                    let c = self.pattern(case, value, binds)?;
+                    acc = Some(match acc {
+                        None => c,
+                        Some(a) => Expr {
+                            kind: ExprKind::Binary("Or", Box::new(a), Box::new(c)),
+                            span,
+                        },
+                    });
+                }
+                acc
+            }
+            syn::Pat::Range(r) => {
+                let lo = r.start.as_ref().and_then(|s| self.expr(s)).map(|lo| Expr {
+                    kind: ExprKind::Binary("Ge", Box::new(value.clone()), Box::new(lo)),
+                    span,
+                });
+                let op = match r.limits {
+                    syn::RangeLimits::Closed(_) => "Le",
+                    syn::RangeLimits::HalfOpen(_) => "Lt",
+                };
+                let hi = r.end.as_ref().and_then(|e| self.expr(e)).map(|hi| Expr {
+                    kind: ExprKind::Binary(op, Box::new(value.clone()), Box::new(hi)),
+                    span,
+                });
+                match (lo, hi) {
+                    (Some(a), Some(b)) => Some(Expr {
+                        kind: ExprKind::Binary("And", Box::new(a), Box::new(b)),
+                        span,
+                    }),
+                    (a, b) => a.or(b),
+                }
+            }
+            syn::Pat::Ident(p)
+                if p.by_ref.is_none() && p.subpat.is_none() && p.mutability.is_none() =>
+            {
+                if is_const_name(&p.ident.to_string()) {
+                    // `LIMIT =>` compares with the constant, as in Rust.
+                    let e: syn::Expr = syn::Expr::Path(syn::ExprPath {
+                        attrs: Vec::new(),
+                        qself: None,
+                        path: p.ident.clone().into(),
+                    });
+                    return eq(self, &e);
+                }
+                // The name is the scrutinee under another name.
+                let _ = &binds;
+                if let ExprKind::Local(id, tmp) = &value.kind {
+                    self.scopes
+                        .last_mut()
+                        .expect("a scope")
+                        .push((p.ident.to_string(), Binding::Local(*id, Some(tmp.clone()))));
+                }
+                None
+            }
+            other => {
+                self.errors.at(
+                    other,
+                    "kernel `match` patterns are integer or bool literals, constants, ranges, `|`, a name or `_`",
+                );
+                None
+            }
+        }
     }
 
     fn lit(&mut self, l: &syn::Lit) -> Option<Lit> {
@@ -1106,6 +1347,10 @@ fn is_statement_like(e: &syn::Expr) -> bool {
         | syn::Expr::Break(_)
         | syn::Expr::Continue(_) => true,
         syn::Expr::Binary(b) => matches!(bin_op(&b.op), Some((_, true))),
+        syn::Expr::Match(m) => m.arms.iter().all(|a| match &*a.body {
+            syn::Expr::Block(b) => block_is_unit(&b.block),
+            other => is_statement_like(other),
+        }),
         _ => false,
     }
 }
