@@ -333,9 +333,21 @@ impl Storage {
 
     /// Makes `region` valid on `view`'s accelerator (`synchronize_to`).
     pub(crate) fn synchronize_to(&self, region: &RangeSet, view: &AcceleratorView) -> Result<()> {
+        self.check_f64(view.accelerator())?;
         let mut st = self.state.lock();
         let d = self.copy_index(&mut st, view.accelerator())?;
         self.make_valid_locked(&mut st, region, Loc::Device(d), Some(view))
+    }
+
+    /// `UnsupportedFeature` if the data holds `f64` and `accelerator` lacks it.
+    fn check_f64(&self, accelerator: &Accelerator) -> Result<()> {
+        if self.requires_f64 && !accelerator.supports_double_precision() {
+            return Err(Error::UnsupportedFeature {
+                accelerator: accelerator.description().to_string(),
+                feature: "double precision (f64) data: the adapter lacks SHADER_F64".to_string(),
+            });
+        }
+        Ok(())
     }
 
     /// Host data changed behind the views' back: the host is the only valid
@@ -401,12 +413,7 @@ impl Storage {
         discard: bool,
     ) -> Result<DeviceBinding> {
         let accelerator = view.accelerator();
-        if self.requires_f64 && !accelerator.supports_double_precision() {
-            return Err(Error::UnsupportedFeature {
-                accelerator: accelerator.description().to_string(),
-                feature: "double precision (f64) data: the adapter lacks SHADER_F64".to_string(),
-            });
-        }
+        self.check_f64(accelerator)?;
         let mut st = self.state.lock();
         let d = self.copy_index(&mut st, accelerator)?;
         if !discard {
