@@ -59,6 +59,66 @@ pub(crate) struct DeviceContext {
     scratch: OnceLock<wgpu::Buffer>,
     /// Kernels compiled for this device.
     pub(crate) kernels: crate::kernel::KernelCache,
+    /// The driver's pipeline cache, persisted on disk, where the adapter
+    /// offers one.
+    pub(crate) pipeline_cache: Option<DiskPipelineCache>,
+}
+
+/// A `wgpu::PipelineCache` backed by a file, so that compiled kernels
+/// survive the process (the driver skips recompiling known shaders).
+pub(crate) struct DiskPipelineCache {
+    pub(crate) cache: wgpu::PipelineCache,
+    path: std::path::PathBuf,
+}
+
+impl DiskPipelineCache {
+    /// The directory: `AMP_CACHE_DIR`, else `$XDG_CACHE_HOME/amp-rs`, else
+    /// `$HOME/.cache/amp-rs`.
+    fn dir() -> Option<std::path::PathBuf> {
+        if let Some(d) = std::env::var_os("AMP_CACHE_DIR") {
+            return Some(d.into());
+        }
+        if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+            return Some(std::path::PathBuf::from(d).join("amp-rs"));
+        }
+        std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache").join("amp-rs"))
+    }
+
+    fn open(adapter: &wgpu::Adapter, device: &wgpu::Device) -> Option<DiskPipelineCache> {
+        if !device.features().contains(wgpu::Features::PIPELINE_CACHE) {
+            return None;
+        }
+        let key = wgpu::util::pipeline_cache_key(&adapter.get_info())?;
+        let path = Self::dir()?.join(key);
+        let data = std::fs::read(&path).ok();
+        // SAFETY: the data, if any, is what `get_data` of a cache with the
+        // same key (same adapter and driver) returned and `save` wrote; wgpu
+        // validates its header and falls back to an empty cache when it
+        // does not match.
+        let cache = unsafe {
+            device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+                label: Some("amp-rs pipeline cache"),
+                data: data.as_deref(),
+                fallback: true,
+            })
+        };
+        Some(DiskPipelineCache { cache, path })
+    }
+
+    /// Writes the cache to disk (best effort: a cache that cannot be saved
+    /// only costs compile time later).
+    pub(crate) fn save(&self) {
+        let Some(data) = self.cache.get_data() else {
+            return;
+        };
+        let Some(dir) = self.path.parent() else {
+            return;
+        };
+        let tmp = self.path.with_extension(format!("tmp{}", std::process::id()));
+        let _ = std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(&tmp, &data))
+            .and_then(|()| std::fs::rename(&tmp, &self.path));
+    }
 }
 
 #[derive(Default)]
@@ -105,12 +165,14 @@ impl DeviceContext {
             }
             on_error.uncaptured.lock().get_or_insert(text);
         }));
+        let pipeline_cache = DiskPipelineCache::open(adapter, &device);
         Ok(DeviceContext {
             device,
             queue,
             health,
             scratch: OnceLock::new(),
             kernels: Default::default(),
+            pipeline_cache,
         })
     }
 

@@ -101,7 +101,20 @@ pub(crate) fn lower(
         shader = wgsl::write(&kernel, &types, false)?;
     }
     if let Ok(dir) = std::env::var("AMP_DUMP_WGSL") {
-        dump(&dir, &kernel.name, &shader.source);
+        // One file per kernel, capture types (generic code instantiates a
+        // kernel per type) and parameter passing (devices differ).
+        let mut name = kernel.name.clone();
+        for (_, kind) in &kernel.captures {
+            name.push('.');
+            name.push_str(&match kind {
+                CaptureKind::Container { elem, rank, writable } => {
+                    format!("{}{rank}{}", elem.rust(), if *writable { "w" } else { "r" })
+                }
+                CaptureKind::Scalar(s) => s.rust().to_string(),
+            });
+        }
+        name.push_str(if shader.immediates { ".imm" } else { ".uniform" });
+        dump(&dir, &name, &shader.source);
     }
     validate::validate(&shader.source, &kernel.name, features)?;
     Ok(shader)
@@ -112,7 +125,7 @@ pub(crate) fn lower(
 fn dump(dir: &str, name: &str, source: &str) {
     let file: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
         .collect();
     let path = std::path::Path::new(dir).join(format!("{file}.wgsl"));
     let _ = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(path, source));
@@ -197,13 +210,16 @@ fn compile_gpu(
             module: &module,
             entry_point: Some("main"),
             compilation_options: Default::default(),
-            cache: None,
+            cache: device.pipeline_cache.as_ref().map(|c| &c.cache),
         });
     if let Some(e) = futures::executor::block_on(scope.pop()) {
         return Err(Error::KernelCompile {
             kernel: kernel.name,
             message: format!("the device rejected the kernel: {e}"),
         });
+    }
+    if let Some(cache) = &device.pipeline_cache {
+        cache.save();
     }
     Ok(CompiledKernel {
         pipeline,

@@ -673,11 +673,10 @@ pub(crate) fn check_function(function: &mut Function, type_args: &[Type]) -> Res
     let ret = function.ret.as_ref().map(|r| term_of(r, &known));
     checker.ret = ret.clone();
     let tail = checker.block(&function.body)?;
-    if function.body.tail.is_some() {
-        match &ret {
-            Some(r) => checker.solver.unify(r, &tail, function.span)?,
-            None => {}
-        }
+    if function.body.tail.is_some()
+        && let Some(r) = &ret
+    {
+        checker.solver.unify(r, &tail, function.span)?;
     }
     let mut resolved = Vec::with_capacity(checker.literals.len());
     for t in std::mem::take(&mut checker.literals) {

@@ -1386,6 +1386,9 @@ impl Writer<'_> {
         let simple = |name: &str| format!("{name}({})", a.join(", "));
         let text = match f {
             Sqrt => simple("sqrt"),
+            // `abs` of a `u32` is the value itself; naga's GLSL output
+            // computes it as `abs(int(x))`.
+            Abs if ty == Type::Scalar(Scalar::U32) => format!("({})", a[0]),
             Abs => simple("abs"),
             Min => simple("min"),
             Max => simple("max"),
