@@ -114,7 +114,9 @@ impl DiskPipelineCache {
         let Some(dir) = self.path.parent() else {
             return;
         };
-        let tmp = self.path.with_extension(format!("tmp{}", std::process::id()));
+        let tmp = self
+            .path
+            .with_extension(format!("tmp{}", std::process::id()));
         let _ = std::fs::create_dir_all(dir)
             .and_then(|()| std::fs::write(&tmp, &data))
             .and_then(|()| std::fs::rename(&tmp, &self.path));

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::backend::storage::{DeviceBinding, Storage};
-use crate::kernel::ir::{CaptureKind, Scalar};
+use crate::kernel::ir::{CaptureKind, Scalar, Type};
 use crate::kernel::native::CpuView;
 use crate::layout::Layout;
 use crate::{AcceleratorView, Access, Array, ArrayView, Element, Error, ReadWrite, Result};
@@ -62,18 +62,12 @@ pub enum Bound<C> {
     Scalar(ScalarValue, C),
 }
 
-fn scalar_of<T: Element>() -> Result<Scalar> {
-    let ty = T::element_type();
-    match ty.name.as_str() {
-        "i32" => Ok(Scalar::I32),
-        "u32" => Ok(Scalar::U32),
-        "f32" => Ok(Scalar::F32),
-        "f64" => Ok(Scalar::F64),
-        other => Err(Error::UnsupportedFeature {
-            accelerator: "kernel compiler".to_string(),
-            feature: format!("containers of `{other}` in kernels (scalar elements only so far)"),
-        }),
-    }
+fn elem_type<T: Element>() -> Result<Type> {
+    let e = T::element_type();
+    Type::of_element(&e).ok_or_else(|| Error::UnsupportedFeature {
+        accelerator: "kernel compiler".to_string(),
+        feature: format!("containers of `{}` in kernels", e.name),
+    })
 }
 
 fn bind_view<T: Element, const N: usize>(
@@ -82,7 +76,7 @@ fn bind_view<T: Element, const N: usize>(
     writable: bool,
     view: &AcceleratorView,
 ) -> Result<(BoundContainer, Option<CpuView<T, N, ReadWrite>>)> {
-    scalar_of::<T>()?;
+    elem_type::<T>()?;
     let region = layout.region();
     let binding = storage.use_on(&region, view, writable, false)?;
     let cpu = match &binding {
@@ -118,7 +112,7 @@ impl<T: Element, const N: usize, A: Access> Capture for ArrayView<'_, T, N, A> {
 
     fn kind(&self) -> CaptureKind {
         CaptureKind::Container {
-            elem: scalar_of::<T>().unwrap_or(Scalar::U32),
+            elem: Type::of::<T>(),
             rank: N as u32,
             writable: A::WRITABLE,
         }
@@ -136,7 +130,7 @@ impl<T: Element, const N: usize> Capture for Array<T, N> {
 
     fn kind(&self) -> CaptureKind {
         CaptureKind::Container {
-            elem: scalar_of::<T>().unwrap_or(Scalar::U32),
+            elem: Type::of::<T>(),
             rank: N as u32,
             writable: true,
         }

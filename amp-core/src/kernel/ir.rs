@@ -90,6 +90,77 @@ pub enum Type {
     /// Type parameter `k` of a generic `#[kernel]` function (signatures
     /// only; replaced by a concrete type per instantiation).
     Param(u32),
+    /// A short vector (`Float4`: `vec4<f32>`).
+    Vector(u8, Scalar),
+    /// A `#[derive(Element)]` struct.
+    Struct(std::sync::Arc<StructType>),
+    /// A tuple local.
+    Tuple(Vec<Type>),
+}
+
+/// A struct type of the kernel language.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StructType {
+    /// The Rust (and WGSL) name.
+    pub name: String,
+    /// The fields, in declaration order.
+    pub fields: Vec<(String, Type)>,
+    /// The WGSL declarations of the struct and the structs it contains.
+    pub declarations: String,
+}
+
+impl Type {
+    /// The kernel type of an element type (`None` for what kernels cannot
+    /// hold).
+    pub fn of_element(e: &crate::ElementType) -> Option<Type> {
+        use crate::{ElementKind, ScalarType};
+        let scalar = |s: &ScalarType| match s {
+            ScalarType::I32 => Scalar::I32,
+            ScalarType::U32 => Scalar::U32,
+            ScalarType::F32 => Scalar::F32,
+            _ => Scalar::F64,
+        };
+        Some(match &e.kind {
+            ElementKind::Scalar(s) => Type::Scalar(scalar(s)),
+            ElementKind::Vector { len, scalar: s } => Type::Vector(*len, scalar(s)),
+            ElementKind::Array { element, len } => {
+                Type::Array(Box::new(Type::of_element(element)?), *len)
+            }
+            ElementKind::Struct { fields } => Type::Struct(std::sync::Arc::new(StructType {
+                name: e.name.clone(),
+                fields: fields
+                    .iter()
+                    .map(|f| Some((f.name.clone(), Type::of_element(&f.ty)?)))
+                    .collect::<Option<_>>()?,
+                declarations: e.wgsl_declarations(),
+            })),
+        })
+    }
+
+    /// The kernel type of `T`.
+    pub fn of<T: crate::Element>() -> Type {
+        Type::of_element(&T::element_type()).unwrap_or(Type::Scalar(Scalar::U32))
+    }
+
+    /// Whether the type (or a part of it) is `f64`.
+    pub fn uses_f64(&self) -> bool {
+        match self {
+            Type::Scalar(s) | Type::Vector(_, s) => *s == Scalar::F64,
+            Type::Array(e, _) => e.uses_f64(),
+            Type::Struct(st) => st.fields.iter().any(|(_, t)| t.uses_f64()),
+            Type::Tuple(ts) => ts.iter().any(Type::uses_f64),
+            Type::Index(_) | Type::Param(_) => false,
+        }
+    }
+}
+
+/// A field of a vector, struct or tuple.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Member {
+    /// `.x`, `.position`.
+    Named(&'static str),
+    /// `.0`.
+    Index(u32),
 }
 
 impl From<Scalar> for Type {
@@ -270,6 +341,14 @@ pub enum ExprKind {
     CallFn(FnRef, Vec<Expr>, Vec<Type>),
     /// `if c { a } else { b }` as an expression.
     If(Box<Expr>, Block, Block),
+    /// `e.x`, `e.field`, `e.0`.
+    Field(Box<Expr>, Member),
+    /// `Float4::new(a, b, c, d)` (or `splat(v)`: one argument).
+    MakeVector(u8, Scalar, Vec<Expr>),
+    /// `Name { field: e, .. }` of a `#[derive(Element)]` struct.
+    MakeStruct(Type, Vec<(&'static str, Expr)>),
+    /// `(a, b, ..)`.
+    MakeTuple(Vec<Expr>),
     /// A block with a tail expression.
     Block(Block),
 }
@@ -283,6 +362,8 @@ pub enum Place {
     Element(CaptureId, Vec<Expr>),
     /// An element of a fixed-size array local.
     ArrayElement(LocalId, Vec<Expr>),
+    /// A field of a place: `p.x = ..`, `c[idx].mass = ..`.
+    Field(Box<Place>, Member),
 }
 
 /// A statement.
@@ -361,7 +442,7 @@ pub enum CaptureKind {
     /// kernel may write it.
     Container {
         /// The element type.
-        elem: Scalar,
+        elem: Type,
         /// The rank.
         rank: u32,
         /// Whether the view type allows writes.

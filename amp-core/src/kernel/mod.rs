@@ -107,13 +107,25 @@ pub(crate) fn lower(
         for (_, kind) in &kernel.captures {
             name.push('.');
             name.push_str(&match kind {
-                CaptureKind::Container { elem, rank, writable } => {
-                    format!("{}{rank}{}", elem.rust(), if *writable { "w" } else { "r" })
+                CaptureKind::Container {
+                    elem,
+                    rank,
+                    writable,
+                } => {
+                    format!(
+                        "{}{rank}{}",
+                        wgsl::type_wgsl(elem),
+                        if *writable { "w" } else { "r" }
+                    )
                 }
                 CaptureKind::Scalar(s) => s.rust().to_string(),
             });
         }
-        name.push_str(if shader.immediates { ".imm" } else { ".uniform" });
+        name.push_str(if shader.immediates {
+            ".imm"
+        } else {
+            ".uniform"
+        });
         dump(&dir, &name, &shader.source);
     }
     validate::validate(&shader.source, &kernel.name, features)?;
@@ -125,7 +137,13 @@ pub(crate) fn lower(
 fn dump(dir: &str, name: &str, source: &str) {
     let file: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let path = std::path::Path::new(dir).join(format!("{file}.wgsl"));
     let _ = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(path, source));

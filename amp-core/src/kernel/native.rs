@@ -176,25 +176,119 @@ pub mod ops {
         }
     }
 
+    /// Binary arithmetic between kernel values of possibly different types:
+    /// `T op T` (through [`Arith`]), and with short vectors, `vector op
+    /// vector`, `vector op scalar` and `scalar op vector` (componentwise;
+    /// integer components wrap), and `Index op i32`.
+    pub trait Binary<Rhs>: Copy {
+        /// The result type.
+        type Output;
+        /// `self + rhs`.
+        fn add2(self, rhs: Rhs) -> Self::Output;
+        /// `self - rhs`.
+        fn sub2(self, rhs: Rhs) -> Self::Output;
+        /// `self * rhs`.
+        fn mul2(self, rhs: Rhs) -> Self::Output;
+        /// `self / rhs`.
+        fn div2(self, rhs: Rhs) -> Self::Output;
+        /// `self % rhs`.
+        fn rem2(self, rhs: Rhs) -> Self::Output;
+    }
+
+    impl<T: Arith> Binary<T> for T {
+        type Output = T;
+        fn add2(self, rhs: T) -> T {
+            self.add(rhs)
+        }
+        fn sub2(self, rhs: T) -> T {
+            self.sub(rhs)
+        }
+        fn mul2(self, rhs: T) -> T {
+            self.mul(rhs)
+        }
+        fn div2(self, rhs: T) -> T {
+            self.div(rhs)
+        }
+        fn rem2(self, rhs: T) -> T {
+            self.rem(rhs)
+        }
+    }
+
+    impl<const N: usize> Binary<i32> for crate::Index<N> {
+        type Output = crate::Index<N>;
+        fn add2(self, rhs: i32) -> Self {
+            self + rhs
+        }
+        fn sub2(self, rhs: i32) -> Self {
+            self - rhs
+        }
+        fn mul2(self, rhs: i32) -> Self {
+            self * rhs
+        }
+        fn div2(self, rhs: i32) -> Self {
+            self.div(crate::Index::new([rhs; N]))
+        }
+        fn rem2(self, rhs: i32) -> Self {
+            self.rem(crate::Index::new([rhs; N]))
+        }
+    }
+
+    /// Integer vector division and remainder with WGSL's zero rules, per
+    /// component.
+    macro_rules! vector_binary {
+        ($($v:ident: $s:ty [$($f:ident),+]),* $(,)?) => {$(
+            impl Binary<crate::$v> for crate::$v {
+                type Output = crate::$v;
+                fn add2(self, r: Self) -> Self { self + r }
+                fn sub2(self, r: Self) -> Self { self - r }
+                fn mul2(self, r: Self) -> Self { self * r }
+                fn div2(self, r: Self) -> Self { let mut o = self; $(o.$f = div(self.$f, r.$f);)+ o }
+                fn rem2(self, r: Self) -> Self { let mut o = self; $(o.$f = rem(self.$f, r.$f);)+ o }
+            }
+            impl Binary<$s> for crate::$v {
+                type Output = crate::$v;
+                fn add2(self, r: $s) -> Self { self + r }
+                fn sub2(self, r: $s) -> Self { self - r }
+                fn mul2(self, r: $s) -> Self { self * r }
+                fn div2(self, r: $s) -> Self { let mut o = self; $(o.$f = div(self.$f, r);)+ o }
+                fn rem2(self, r: $s) -> Self { let mut o = self; $(o.$f = rem(self.$f, r);)+ o }
+            }
+            impl Binary<crate::$v> for $s {
+                type Output = crate::$v;
+                fn add2(self, r: crate::$v) -> crate::$v { self + r }
+                fn sub2(self, r: crate::$v) -> crate::$v { self - r }
+                fn mul2(self, r: crate::$v) -> crate::$v { self * r }
+                fn div2(self, r: crate::$v) -> crate::$v { let mut o = r; $(o.$f = div(self, r.$f);)+ o }
+                fn rem2(self, r: crate::$v) -> crate::$v { let mut o = r; $(o.$f = rem(self, r.$f);)+ o }
+            }
+        )*};
+    }
+    vector_binary!(
+        Int2: i32 [x, y], Int3: i32 [x, y, z], Int4: i32 [x, y, z, w],
+        UInt2: u32 [x, y], UInt3: u32 [x, y, z], UInt4: u32 [x, y, z, w],
+        Float2: f32 [x, y], Float3: f32 [x, y, z], Float4: f32 [x, y, z, w],
+        Double2: f64 [x, y], Double3: f64 [x, y, z], Double4: f64 [x, y, z, w],
+    );
+
     /// `a + b`.
-    pub fn add<T: Arith>(a: T, b: T) -> T {
-        a.add(b)
+    pub fn add<A: Binary<B>, B>(a: A, b: B) -> A::Output {
+        a.add2(b)
     }
     /// `a - b`.
-    pub fn sub<T: Arith>(a: T, b: T) -> T {
-        a.sub(b)
+    pub fn sub<A: Binary<B>, B>(a: A, b: B) -> A::Output {
+        a.sub2(b)
     }
     /// `a * b`.
-    pub fn mul<T: Arith>(a: T, b: T) -> T {
-        a.mul(b)
+    pub fn mul<A: Binary<B>, B>(a: A, b: B) -> A::Output {
+        a.mul2(b)
     }
     /// `a / b`.
-    pub fn div<T: Arith>(a: T, b: T) -> T {
-        a.div(b)
+    pub fn div<A: Binary<B>, B>(a: A, b: B) -> A::Output {
+        a.div2(b)
     }
     /// `a % b`.
-    pub fn rem<T: Arith>(a: T, b: T) -> T {
-        a.rem(b)
+    pub fn rem<A: Binary<B>, B>(a: A, b: B) -> A::Output {
+        a.rem2(b)
     }
     /// `-a`.
     pub fn neg<T: Arith>(a: T) -> T {

@@ -26,6 +26,8 @@ enum Term {
     Known(Type),
     /// An array whose element type may still be unknown.
     ArrayOf(Box<Term>, u32),
+    /// A tuple whose element types may still be unknown.
+    TupleOf(Vec<Term>),
 }
 
 struct Solver {
@@ -58,7 +60,10 @@ impl Solver {
             Term::Known(Type::Array(elem, n)) => {
                 Term::ArrayOf(Box::new(Term::Known((**elem).clone())), *n)
             }
-            Term::Known(_) | Term::ArrayOf(..) => t.clone(),
+            Term::Known(Type::Tuple(ts)) => {
+                Term::TupleOf(ts.iter().map(|t| Term::Known(t.clone())).collect())
+            }
+            Term::Known(_) | Term::ArrayOf(..) | Term::TupleOf(..) => t.clone(),
             Term::Var(v) => {
                 let r = self.find(*v);
                 match self.bound[r as usize].clone() {
@@ -96,6 +101,20 @@ impl Solver {
             (Term::ArrayOf(..), Term::Known(t)) | (Term::Known(t), Term::ArrayOf(..)) => {
                 Err(type_error(span, format!("an array and {t:?} do not match")))
             }
+            (Term::TupleOf(xs), Term::TupleOf(ys)) => {
+                if xs.len() != ys.len() {
+                    return Err(type_error(span, "tuples of different lengths".to_string()));
+                }
+                for (x, y) in xs.iter().zip(&ys) {
+                    self.unify(x, y, span)?;
+                }
+                Ok(())
+            }
+            (Term::TupleOf(..), other @ (Term::Known(_) | Term::ArrayOf(..)))
+            | (other @ (Term::Known(_) | Term::ArrayOf(..)), Term::TupleOf(..)) => Err(type_error(
+                span,
+                format!("a tuple and {other:?} do not match"),
+            )),
             (Term::Var(v), Term::Known(t)) | (Term::Known(t), Term::Var(v)) => {
                 let kind = self.kind[v as usize];
                 if !Self::kind_ok(kind, &t) {
@@ -107,7 +126,8 @@ impl Solver {
                 self.bound[v as usize] = Some(Term::Known(t));
                 Ok(())
             }
-            (Term::Var(v), arr @ Term::ArrayOf(..)) | (arr @ Term::ArrayOf(..), Term::Var(v)) => {
+            (Term::Var(v), arr @ (Term::ArrayOf(..) | Term::TupleOf(..)))
+            | (arr @ (Term::ArrayOf(..) | Term::TupleOf(..)), Term::Var(v)) => {
                 if self.kind[v as usize] != Kind::Any {
                     return Err(type_error(span, "a literal cannot be an array".to_string()));
                 }
@@ -149,9 +169,9 @@ impl Solver {
                     ))
                 }
             }
-            Term::ArrayOf(..) => Err(type_error(
+            Term::ArrayOf(..) | Term::TupleOf(..) => Err(type_error(
                 span,
-                format!("expected a {kind:?} value, found an array"),
+                format!("expected a {kind:?} value, found an array or tuple"),
             )),
             Term::Var(v) => {
                 let k = self.kind[v as usize];
@@ -175,6 +195,7 @@ impl Solver {
         match self.resolve(t) {
             Term::Known(ty) => ty,
             Term::ArrayOf(elem, n) => Type::Array(Box::new(self.finish(&elem)), n),
+            Term::TupleOf(ts) => Type::Tuple(ts.iter().map(|t| self.finish(t)).collect()),
             Term::Var(v) => match self.kind[v as usize] {
                 Kind::Float => Type::Scalar(Scalar::F64),
                 _ => Type::Scalar(Scalar::I32),
@@ -352,6 +373,10 @@ impl Checker<'_> {
     fn place(&mut self, p: &Place, span: Span) -> Result<Term> {
         match p {
             Place::Local(id) => Ok(self.local(*id)),
+            Place::Field(base, m) => {
+                let bt = self.place(base, span)?;
+                self.member(&bt, m, span)
+            }
             Place::Element(c, idx) => self.load(*c, idx, span),
             Place::ArrayElement(id, idx) => {
                 let mut t = self.local(*id);
@@ -375,7 +400,7 @@ impl Checker<'_> {
 
     fn load(&mut self, c: CaptureId, idx: &[Expr], span: Span) -> Result<Term> {
         let (elem, rank) = match self.capture(c, span)? {
-            CaptureKind::Container { elem, rank, .. } => (*elem, *rank),
+            CaptureKind::Container { elem, rank, .. } => (elem.clone(), *rank),
             CaptureKind::Scalar(_) => {
                 return Err(type_error(span, "indexing a scalar capture".to_string()));
             }
@@ -404,7 +429,40 @@ impl Checker<'_> {
                 self.solver.unify(&t, &i32t(), span)?;
             }
         }
-        Ok(Term::Known(Type::Scalar(elem)))
+        Ok(Term::Known(elem))
+    }
+
+    /// The type of `member` of a value of type `t`.
+    fn member(&mut self, t: &Term, member: &Member, span: Span) -> Result<Term> {
+        match (self.solver.resolve(t), member) {
+            (Term::Known(Type::Vector(n, s)), Member::Named(m)) => {
+                let k = match *m {
+                    "x" => 0,
+                    "y" => 1,
+                    "z" => 2,
+                    "w" => 3,
+                    _ => return Err(type_error(span, format!("a vector has no field `{m}`"))),
+                };
+                if k >= n {
+                    return Err(type_error(
+                        span,
+                        format!("a {n}-component vector has no field `{m}`"),
+                    ));
+                }
+                Ok(Term::Known(Type::Scalar(s)))
+            }
+            (Term::Known(Type::Struct(st)), Member::Named(m)) => st
+                .fields
+                .iter()
+                .find(|(f, _)| f == m)
+                .map(|(_, t)| Term::Known(t.clone()))
+                .ok_or_else(|| type_error(span, format!("`{}` has no field `{m}`", st.name))),
+            (Term::TupleOf(ts), Member::Index(i)) => ts
+                .get(*i as usize)
+                .cloned()
+                .ok_or_else(|| type_error(span, format!("a tuple has no field {i}"))),
+            (other, m) => Err(type_error(span, format!("field {m:?} of {other:?}"))),
+        }
     }
 
     fn lit(&mut self, l: &Lit) -> Term {
@@ -453,6 +511,29 @@ impl Checker<'_> {
                     op if op.is_comparison() => {
                         self.solver.unify(&lt, &rt, span)?;
                         boolt()
+                    }
+                    _ if matches!(self.solver.resolve(&lt), Term::Known(Type::Vector(..)))
+                        || matches!(self.solver.resolve(&rt), Term::Known(Type::Vector(..))) =>
+                    {
+                        // vector op vector, vector op scalar, scalar op vector
+                        match (self.solver.resolve(&lt), self.solver.resolve(&rt)) {
+                            (
+                                Term::Known(v @ Type::Vector(..)),
+                                Term::Known(w @ Type::Vector(..)),
+                            ) => {
+                                if v != w {
+                                    return Err(mismatch(span, &v, &w));
+                                }
+                                Term::Known(v)
+                            }
+                            (Term::Known(Type::Vector(n, s)), other)
+                            | (other, Term::Known(Type::Vector(n, s))) => {
+                                self.solver
+                                    .unify(&other, &Term::Known(Type::Scalar(s)), span)?;
+                                Term::Known(Type::Vector(n, s))
+                            }
+                            _ => unreachable!("one side is a vector"),
+                        }
                     }
                     _ => {
                         // Index arithmetic: Index op Index, or Index op i32.
@@ -522,6 +603,40 @@ impl Checker<'_> {
             }
             ExprKind::RepeatArray(x, n) => Term::ArrayOf(Box::new(self.expr(x)?), *n),
             ExprKind::Call(f, args) => self.call(*f, args, span)?,
+            ExprKind::Field(x, m) => {
+                let xt = self.expr(x)?;
+                self.member(&xt, m, span)?
+            }
+            ExprKind::MakeVector(n, sc, args) => {
+                for a in args {
+                    let t = self.expr(a)?;
+                    self.solver
+                        .unify(&t, &Term::Known(Type::Scalar(*sc)), span)?;
+                }
+                Term::Known(Type::Vector(*n, *sc))
+            }
+            ExprKind::MakeStruct(ty, fields) => {
+                let Type::Struct(st) = ty else {
+                    return Err(type_error(span, "not a struct".to_string()));
+                };
+                for (name, e) in fields {
+                    let ft = st
+                        .fields
+                        .iter()
+                        .find(|(f, _)| f == name)
+                        .map(|(_, t)| Term::Known(t.clone()))
+                        .ok_or_else(|| {
+                            type_error(span, format!("`{}` has no field `{name}`", st.name))
+                        })?;
+                    let et = self.expr(e)?;
+                    self.solver.unify(&ft, &et, span)?;
+                }
+                Term::Known(ty.clone())
+            }
+            ExprKind::MakeTuple(items) => {
+                let ts: Vec<Term> = items.iter().map(|i| self.expr(i)).collect::<Result<_>>()?;
+                Term::TupleOf(ts)
+            }
             ExprKind::CallFn(f, args, _) => {
                 let arg_terms: Vec<Term> =
                     args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
@@ -712,6 +827,16 @@ fn write_literals_block(b: &mut Block, next: &mut Fill) {
     }
 }
 
+fn write_literals_place(place: &mut Place, next: &mut Fill) {
+    match place {
+        Place::Local(_) => {}
+        Place::Element(_, idx) | Place::ArrayElement(_, idx) => {
+            idx.iter_mut().for_each(|i| write_literals(i, next));
+        }
+        Place::Field(base, _) => write_literals_place(base, next),
+    }
+}
+
 fn write_literals_stmt(s: &mut Stmt, next: &mut Fill) {
     match &mut s.kind {
         StmtKind::Let { init, .. } => {
@@ -720,12 +845,7 @@ fn write_literals_stmt(s: &mut Stmt, next: &mut Fill) {
             }
         }
         StmtKind::Assign(place, _, e) => {
-            match place {
-                Place::Local(_) => {}
-                Place::Element(_, idx) | Place::ArrayElement(_, idx) => {
-                    idx.iter_mut().for_each(|i| write_literals(i, next));
-                }
-            }
+            write_literals_place(place, next);
             write_literals(e, next);
         }
         StmtKind::Expr(e) => write_literals(e, next),
@@ -775,6 +895,13 @@ fn write_literals(e: &mut Expr, next: &mut Fill) {
             }
         }
         ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Capture(_) | ExprKind::KernelIndex => {}
+        ExprKind::Field(x, _) => write_literals(x, next),
+        ExprKind::MakeVector(_, _, xs) | ExprKind::MakeTuple(xs) => {
+            xs.iter_mut().for_each(|x| write_literals(x, next));
+        }
+        ExprKind::MakeStruct(_, fields) => {
+            fields.iter_mut().for_each(|(_, x)| write_literals(x, next));
+        }
         ExprKind::CallFn(_, args, type_args) => {
             args.iter_mut().for_each(|a| write_literals(a, next));
             *type_args = next.calls.next().unwrap_or_default();

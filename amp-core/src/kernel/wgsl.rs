@@ -406,6 +406,8 @@ struct FnRegistry {
     stack: Vec<usize>,
     /// The definitions, in the order they were finished.
     defs: String,
+    /// Struct and tuple declarations, by name.
+    decls: std::collections::BTreeMap<String, String>,
     count: u32,
 }
 
@@ -436,12 +438,52 @@ fn is_arithmetic(op: BinOp) -> bool {
     )
 }
 
-fn type_wgsl(t: &Type) -> String {
+/// The WGSL spelling of a type.
+pub(crate) fn type_wgsl(t: &Type) -> String {
     match t {
         Type::Scalar(s) => s.wgsl().to_string(),
         Type::Index(n) => format!("array<i32, {n}>"),
         Type::Array(elem, n) => format!("array<{}, {n}>", type_wgsl(elem)),
         Type::Param(k) => format!("T{k}"), // never reaches WGSL: instances are concrete
+        Type::Vector(n, s) => format!("vec{n}<{}>", s.wgsl()),
+        Type::Struct(st) => st.name.clone(),
+        Type::Tuple(ts) => {
+            let parts: Vec<String> = ts
+                .iter()
+                .map(|t| {
+                    type_wgsl(t)
+                        .chars()
+                        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                        .collect()
+                })
+                .collect();
+            format!("amp_tuple_{}", parts.join("_"))
+        }
+    }
+}
+
+/// Records the declarations `t` needs (structs, tuples) in `decls`.
+fn note_type(t: &Type, decls: &mut std::collections::BTreeMap<String, String>) {
+    match t {
+        Type::Array(elem, _) => note_type(elem, decls),
+        Type::Struct(st) => {
+            decls
+                .entry(st.name.clone())
+                .or_insert_with(|| st.declarations.clone());
+        }
+        Type::Tuple(ts) => {
+            ts.iter().for_each(|t| note_type(t, decls));
+            let name = type_wgsl(t);
+            decls.entry(name.clone()).or_insert_with(|| {
+                let fields: Vec<String> = ts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| format!("    f{i}: {},\n", type_wgsl(t)))
+                    .collect();
+                format!("struct {name} {{\n{}}}\n", fields.concat())
+            });
+        }
+        _ => {}
     }
 }
 
@@ -537,15 +579,16 @@ impl Writer<'_> {
         let mut binding = 0;
         for (i, (_, kind)) in k.captures.iter().enumerate() {
             if let CaptureKind::Container { elem, writable, .. } = kind {
-                if *elem == Scalar::F64 {
+                if elem.uses_f64() {
                     self.uses_f64 = true;
                 }
+                self.note(elem);
                 let access = if *writable { "read_write" } else { "read" };
                 let _ = writeln!(
                     self.out,
                     "@group(0) @binding({binding}) var<storage, {access}> {}: array<{}>;",
                     self.captures[i],
-                    elem.wgsl()
+                    type_wgsl(elem)
                 );
                 binding += 1;
             }
@@ -591,6 +634,11 @@ impl Writer<'_> {
         if !defs.is_empty() {
             self.out.push('\n');
             self.out.push_str(&defs);
+        }
+        let decls = std::mem::take(&mut self.fns.borrow_mut().decls);
+        for d in decls.values() {
+            self.out.push('\n');
+            self.out.push_str(d);
         }
         Ok(Shader {
             source: self.out,
@@ -657,6 +705,7 @@ impl Writer<'_> {
                 if ty == Type::Scalar(Scalar::F64) {
                     self.uses_f64 = true;
                 }
+                self.note(&ty);
                 let wname = self.namer.name(name);
                 self.locals.insert(*local, wname.clone());
                 match value {
@@ -895,10 +944,15 @@ impl Writer<'_> {
         self.namer.internal(&format!("amp_t{}", self.tmp))
     }
 
-    fn capture_container(&self, c: CaptureId, span: Span) -> Result<(usize, Scalar, u32)> {
+    /// Records the declarations `t` needs.
+    fn note(&mut self, t: &Type) {
+        note_type(t, &mut self.fns.borrow_mut().decls);
+    }
+
+    fn capture_container(&self, c: CaptureId, span: Span) -> Result<(usize, Type, u32)> {
         match self.kernel.captures.get(c.0 as usize) {
             Some((_, CaptureKind::Container { elem, rank, .. })) => {
-                Ok((c.0 as usize, *elem, *rank))
+                Ok((c.0 as usize, elem.clone(), *rank))
             }
             _ => Err(compile_error(span, "not a container capture")),
         }
@@ -911,7 +965,7 @@ impl Writer<'_> {
         idx: &[Expr],
         span: Span,
         pre: &mut Vec<String>,
-    ) -> Result<(String, Scalar)> {
+    ) -> Result<(String, Type)> {
         let (i, elem, rank) = self.capture_container(c, span)?;
         let comps: Vec<String> = if idx.len() == 1 {
             let (e, t) = self.expr(&idx[0], pre)?;
@@ -938,9 +992,11 @@ impl Writer<'_> {
     fn place(&mut self, p: &Place, span: Span, pre: &mut Vec<String>) -> Result<(String, Type)> {
         match p {
             Place::Local(id) => Ok((self.local_name(*id, span)?, self.local_type(*id, span)?)),
-            Place::Element(c, idx) => {
-                let (a, elem) = self.address(*c, idx, span, pre)?;
-                Ok((a, Type::Scalar(elem)))
+            Place::Element(c, idx) => self.address(*c, idx, span, pre),
+            Place::Field(base, m) => {
+                let (b, t) = self.place(base, span, pre)?;
+                let (suffix, ft) = member_of(&t, m, span)?;
+                Ok((format!("{b}{suffix}"), ft))
             }
             Place::ArrayElement(id, idx) => {
                 let mut s = self.local_name(*id, span)?;
@@ -1114,9 +1170,60 @@ impl Writer<'_> {
                 };
                 Ok((text, Type::Scalar(*to)))
             }
-            ExprKind::Load(c, idx) => {
-                let (a, elem) = self.address(*c, idx, span, pre)?;
-                Ok((a, Type::Scalar(elem)))
+            ExprKind::Load(c, idx) => self.address(*c, idx, span, pre),
+            ExprKind::Field(x, m) => {
+                let (v, t) = self.expr(x, pre)?;
+                let (suffix, ft) = member_of(&t, m, span)?;
+                let base = if v
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                {
+                    v
+                } else {
+                    let tmp = self.fresh();
+                    pre.push(format!("let {tmp} = {v};"));
+                    tmp
+                };
+                Ok((format!("{base}{suffix}"), ft))
+            }
+            ExprKind::MakeVector(n, sc, args) => {
+                let vals: Vec<String> = args
+                    .iter()
+                    .map(|a| self.expr(a, pre).map(|v| v.0))
+                    .collect::<Result<_>>()?;
+                if *sc == Scalar::F64 {
+                    self.uses_f64 = true;
+                }
+                let ty = Type::Vector(*n, *sc);
+                Ok((format!("{}({})", type_wgsl(&ty), vals.join(", ")), ty))
+            }
+            ExprKind::MakeStruct(ty, fields) => {
+                let Type::Struct(st) = ty else {
+                    return Err(compile_error(span, "not a struct"));
+                };
+                self.note(ty);
+                let mut vals = Vec::new();
+                for (name, _) in &st.fields {
+                    let e = fields
+                        .iter()
+                        .find(|(f, _)| f == name)
+                        .map(|(_, e)| e)
+                        .ok_or_else(|| compile_error(span, format!("field `{name}` is missing")))?;
+                    vals.push(self.expr(e, pre)?.0);
+                }
+                Ok((format!("{}({})", st.name, vals.join(", ")), ty.clone()))
+            }
+            ExprKind::MakeTuple(items) => {
+                let mut vals = Vec::new();
+                let mut types = Vec::new();
+                for i in items {
+                    let (v, t) = self.expr(i, pre)?;
+                    vals.push(v);
+                    types.push(t);
+                }
+                let ty = Type::Tuple(types);
+                self.note(&ty);
+                Ok((format!("{}({})", type_wgsl(&ty), vals.join(", ")), ty))
             }
             ExprKind::IndexComponent(x, k) => {
                 let (v, _) = self.expr(x, pre)?;
@@ -1272,6 +1379,33 @@ impl Writer<'_> {
                 format!("array<i32, {n}>({})", parts.join(", ")),
                 Type::Index(n),
             ));
+        }
+        if let (Type::Vector(n, sc), _) | (_, Type::Vector(n, sc)) = (&lt, &rt) {
+            let (n, sc) = (*n, *sc);
+            let vt = Type::Vector(n, sc);
+            let vw = type_wgsl(&vt);
+            let widen = |v: &str, t: &Type| {
+                if *t == vt {
+                    v.to_string()
+                } else {
+                    format!("{vw}({v})")
+                }
+            };
+            let (l, r) = (widen(&l, &lt), widen(&r, &rt));
+            return Ok(match op {
+                BinOp::Eq => (format!("all({l} == {r})"), Type::Scalar(Scalar::Bool)),
+                BinOp::Ne => (format!("any({l} != {r})"), Type::Scalar(Scalar::Bool)),
+                BinOp::Div | BinOp::Rem if sc.is_int() => {
+                    let zero = format!("{vw}({})", if sc == Scalar::I32 { "0i" } else { "0u" });
+                    let text = if op == BinOp::Div {
+                        format!("select({l} / {r}, {l}, {r} == {zero})")
+                    } else {
+                        format!("select({l} % {r}, {zero}, {r} == {zero})")
+                    };
+                    (text, vt)
+                }
+                _ => (format!("({l} {} {r})", op.wgsl()), vt),
+            });
         }
         let Type::Scalar(s) = lt else {
             return Err(compile_error(
@@ -1470,5 +1604,23 @@ mod tests {
             let name = n.name(word);
             assert!(!PREDECLARED.contains(&name.as_str()), "{name}");
         }
+    }
+}
+
+/// The WGSL member access (`.x`, `.field`, `.f0`) and type of `m` of `t`.
+fn member_of(t: &Type, m: &Member, span: Span) -> Result<(String, Type)> {
+    match (t, m) {
+        (Type::Vector(_, s), Member::Named(n)) => Ok((format!(".{n}"), Type::Scalar(*s))),
+        (Type::Struct(st), Member::Named(n)) => st
+            .fields
+            .iter()
+            .find(|(f, _)| f == n)
+            .map(|(f, ft)| (format!(".{f}"), ft.clone()))
+            .ok_or_else(|| compile_error(span, format!("`{}` has no field `{n}`", st.name))),
+        (Type::Tuple(ts), Member::Index(i)) => ts
+            .get(*i as usize)
+            .map(|ft| (format!(".f{i}"), ft.clone()))
+            .ok_or_else(|| compile_error(span, format!("a tuple has no field {i}"))),
+        _ => Err(compile_error(span, format!("field {m:?} of {t:?}"))),
     }
 }

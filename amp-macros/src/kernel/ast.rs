@@ -88,6 +88,14 @@ pub(crate) enum ExprKind {
     Call(&'static str, Ident, Vec<Expr>),
     /// A call of a `#[kernel]` function.
     CallFn(syn::ExprPath, Vec<Expr>),
+    /// `e.x`, `e.field`, `e.0`.
+    Field(Box<Expr>, syn::Member),
+    /// `Float4::new(..)` / `Float4::splat(v)`: size, scalar, the call's path.
+    MakeVector(u8, Scalar, syn::ExprPath, Vec<Expr>),
+    /// `Name { field: e, .. }`.
+    MakeStruct(syn::Path, Vec<(Ident, Expr)>),
+    /// `(a, b, ..)`.
+    MakeTuple(Vec<Expr>),
     If(Box<Expr>, Block, Block),
     Block(Block),
 }
@@ -97,6 +105,8 @@ pub(crate) enum Place {
     Local(u32, Ident),
     Element(u32, Ident, Vec<Expr>),
     ArrayElement(u32, Ident, Vec<Expr>),
+    /// A field of a place.
+    Field(Box<Place>, syn::Member),
 }
 
 #[derive(Debug, Clone)]

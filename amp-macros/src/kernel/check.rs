@@ -71,7 +71,11 @@ fn expr(e: &Expr, loops: u32, errors: &mut Errors) {
         ExprKind::Unary(_, x) | ExprKind::Cast(x, _) | ExprKind::Repeat(x, _) => {
             expr(x, loops, errors)
         }
+        ExprKind::Field(x, _) => expr(x, loops, errors),
+        ExprKind::MakeStruct(_, fields) => fields.iter().for_each(|(_, x)| expr(x, loops, errors)),
         ExprKind::Load(_, _, xs)
+        | ExprKind::MakeVector(_, _, _, xs)
+        | ExprKind::MakeTuple(xs)
         | ExprKind::MakeIndex(xs)
         | ExprKind::Array(xs)
         | ExprKind::Call(_, _, xs) => {

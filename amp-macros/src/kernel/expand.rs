@@ -237,6 +237,11 @@ fn ir_place(p: &Place) -> TokenStream {
             let idx = idx.iter().map(ir_expr);
             quote!(__ir::Place::ArrayElement(#id, ::std::vec![#(#idx),*]))
         }
+        Place::Field(base, m) => {
+            let base = ir_place(base);
+            let m = member_tokens(m);
+            quote!(__ir::Place::Field(::std::boxed::Box::new(#base), #m))
+        }
     }
 }
 
@@ -318,6 +323,28 @@ fn ir_expr(e: &Expr) -> TokenStream {
             let c = boxed(c);
             let (a, b) = (ir_block(a), ir_block(b));
             quote!(__ir::ExprKind::If(#c, #a, #b))
+        }
+        ExprKind::Field(x, m) => {
+            let x = boxed(x);
+            let m = member_tokens(m);
+            quote!(__ir::ExprKind::Field(#x, #m))
+        }
+        ExprKind::MakeVector(n, sc, _, args) => {
+            let sc = scalar_tokens(*sc);
+            let args = args.iter().map(ir_expr);
+            quote!(__ir::ExprKind::MakeVector(#n, #sc, ::std::vec![#(#args),*]))
+        }
+        ExprKind::MakeStruct(path, fields) => {
+            let fields = fields.iter().map(|(n, e)| {
+                let n = n.to_string();
+                let e = ir_expr(e);
+                quote!((#n, #e))
+            });
+            quote_spanned!(e.span=> __ir::ExprKind::MakeStruct(__ir::Type::of::<#path>(), ::std::vec![#(#fields),*]))
+        }
+        ExprKind::MakeTuple(items) => {
+            let items = items.iter().map(ir_expr);
+            quote!(__ir::ExprKind::MakeTuple(::std::vec![#(#items),*]))
         }
         ExprKind::CallFn(path, args) => {
             let builder = builder_path(path);
@@ -447,6 +474,7 @@ fn native_stmt(s: &Stmt) -> TokenStream {
         StmtKind::Assign(place, op, e) => {
             let value = native_expr(e);
             match place {
+                Place::Field(..) => native_field_assign(place, *op, value, span),
                 Place::Local(_, name) => match op {
                     None => quote_spanned!(span=> #name = #value;),
                     Some(op) if bit_assign(op).is_some() => {
@@ -641,6 +669,25 @@ fn native_expr(e: &Expr) -> TokenStream {
             let args = args.iter().map(native_expr);
             quote_spanned!(span=> #path(#(#args),*))
         }
+        ExprKind::Field(x, m) => {
+            let x = native_expr(x);
+            quote_spanned!(span=> #x.#m)
+        }
+        ExprKind::MakeVector(_, _, path, args) => {
+            let args = args.iter().map(native_expr);
+            quote_spanned!(span=> #path(#(#args),*))
+        }
+        ExprKind::MakeStruct(path, fields) => {
+            let fields = fields.iter().map(|(n, e)| {
+                let e = native_expr(e);
+                quote!(#n: #e)
+            });
+            quote_spanned!(span=> #path { #(#fields),* })
+        }
+        ExprKind::MakeTuple(items) => {
+            let items = items.iter().map(native_expr);
+            quote_spanned!(span=> (#(#items,)*))
+        }
         ExprKind::If(c, a, b) => {
             let c = native_expr(c);
             let (a, b) = (native_block(a), native_block(b));
@@ -747,6 +794,63 @@ pub(crate) fn expand_function(f: &Function) -> TokenStream {
                 body: #body,
                 span: #span,
             }
+        }
+    }
+}
+
+/// `base.f.g = value` (or `op=`): direct on locals and local arrays; a
+/// load-modify-store on a container element.
+fn native_field_assign(
+    place: &Place,
+    op: Option<&'static str>,
+    value: TokenStream,
+    span: Span,
+) -> TokenStream {
+    let mut fields = Vec::new();
+    let mut root = place;
+    while let Place::Field(base, m) = root {
+        fields.push(m.clone());
+        root = base;
+    }
+    fields.reverse();
+    let assign = |target: TokenStream| match op {
+        None => quote_spanned!(span=> #target = #value;),
+        Some(op) => {
+            let v = native_binary(op, target.clone(), value.clone(), span);
+            quote_spanned!(span=> #target = #v;)
+        }
+    };
+    match root {
+        Place::Local(_, name) => assign(quote!(#name #(.#fields)*)),
+        Place::ArrayElement(_, name, idx) => {
+            let idx = idx.iter().map(native_expr).collect::<Vec<_>>();
+            let f = kpath("ops::cast");
+            assign(quote!(#name #([#f::<usize, _>(#idx)])* #(.#fields)*))
+        }
+        Place::Element(_, name, idx) => {
+            let index = native_index(idx);
+            let store = kpath("Store::store");
+            let body = assign(quote!(__amp_e #(.#fields)*));
+            quote_spanned! {span=> {
+                let __amp_i = #index;
+                let mut __amp_e = #name.load(__amp_i);
+                #body
+                #store(#name, __amp_i, __amp_e);
+            }}
+        }
+        Place::Field(..) => unreachable!("the root of a field chain is not a field"),
+    }
+}
+
+fn member_tokens(m: &syn::Member) -> TokenStream {
+    match m {
+        syn::Member::Named(n) => {
+            let n = n.to_string();
+            quote!(__ir::Member::Named(#n))
+        }
+        syn::Member::Unnamed(i) => {
+            let i = i.index;
+            quote!(__ir::Member::Index(#i))
         }
     }
 }

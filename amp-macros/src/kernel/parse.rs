@@ -420,7 +420,9 @@ impl Resolver<'_> {
         for (i, s) in b.stmts.iter().enumerate() {
             match s {
                 syn::Stmt::Local(l) => {
-                    if let Some(s) = self.local(l) {
+                    if let syn::Pat::Tuple(t) = &l.pat {
+                        out.stmts.extend(self.local_tuple(l, t));
+                    } else if let Some(s) = self.local(l) {
                         out.stmts.push(s);
                     }
                 }
@@ -434,7 +436,7 @@ impl Resolver<'_> {
                 }
                 syn::Stmt::Item(item) => self.errors.at(
                     item,
-                    "items (fn, struct, static, use, ...) cannot be declared inside a kernel: a kernel body holds statements only; declare items outside it (constants used by a kernel are inlined by value)",
+                    "items (fn, struct, static, use, ...) cannot be declared inside a kernel: declare them outside it (helper functions as `#[kernel] fn`; constants are inlined by value)",
                 ),
                 syn::Stmt::Macro(m) => self.errors.at(
                     &m.mac,
@@ -443,6 +445,68 @@ impl Resolver<'_> {
             }
         }
         self.scopes.pop();
+        out
+    }
+
+    /// `let (a, b) = e;` as `let tmp = e; let a = tmp.0; let b = tmp.1;`.
+    fn local_tuple(&mut self, l: &syn::Local, t: &syn::PatTuple) -> Vec<Stmt> {
+        let span = l.span();
+        let Some(init) = l.init.as_ref().and_then(|i| self.expr(&i.expr)) else {
+            self.errors
+                .at(l, "a kernel `let (..)` needs an initialiser");
+            return Vec::new();
+        };
+        let tmp = Ident::new(&format!("__amp_tuple{}", self.next_local), span);
+        let local = self.declare(&tmp);
+        let mut out = vec![Stmt {
+            kind: StmtKind::Let {
+                local,
+                name: tmp.clone(),
+                mutable: false,
+                ty: None,
+                native_ty: None,
+                init: Some(init),
+            },
+            span,
+        }];
+        for (i, p) in t.elems.iter().enumerate() {
+            let (name, mutable) = match p {
+                syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                    (p.ident.clone(), p.mutability.is_some())
+                }
+                syn::Pat::Wild(_) => continue,
+                other => {
+                    self.errors
+                        .at(other, "kernel tuple patterns bind plain names or `_`");
+                    continue;
+                }
+            };
+            let value = Expr {
+                kind: ExprKind::Field(
+                    Box::new(Expr {
+                        kind: ExprKind::Local(local, tmp.clone()),
+                        span,
+                    }),
+                    syn::Member::Unnamed(syn::Index {
+                        index: i as u32,
+                        span,
+                    }),
+                ),
+                span,
+            };
+            let id = self.declare(&name);
+            out.push(Stmt {
+                kind: StmtKind::Let {
+                    local: id,
+                    name,
+                    mutable,
+                    ty: None,
+                    native_ty: None,
+                    init: Some(value),
+                },
+                span,
+            });
+        }
         out
     }
 
@@ -677,6 +741,10 @@ impl Resolver<'_> {
                     None
                 }
             },
+            syn::Expr::Field(f) => Some(Place::Field(
+                Box::new(self.place(&f.base)?),
+                f.member.clone(),
+            )),
             syn::Expr::Index(_) => {
                 let (base, indices) = self.index_chain(e)?;
                 match base {
@@ -946,6 +1014,24 @@ impl Resolver<'_> {
                             span,
                         });
                     }
+                    if segs.len() >= 2
+                        && let Some((n, sc)) = vector_type(&segs[segs.len() - 2])
+                        && (segs[segs.len() - 1] == "new" || segs[segs.len() - 1] == "splat")
+                    {
+                        let args: Vec<Expr> = c.args.iter().filter_map(|a| self.expr(a)).collect();
+                        let want = if segs[segs.len() - 1] == "new" {
+                            n as usize
+                        } else {
+                            1
+                        };
+                        if args.len() != c.args.len() || args.len() != want {
+                            return None;
+                        }
+                        return Some(Expr {
+                            kind: ExprKind::MakeVector(n, sc, p.clone(), args),
+                            span,
+                        });
+                    }
                     const HEAP: &[&str] = &[
                         "Vec", "Box", "String", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap",
                         "VecDeque",
@@ -1019,21 +1105,36 @@ impl Resolver<'_> {
                 return None;
             }
             syn::Expr::Tuple(t) => {
-                self.errors.at(
-                    t,
-                    "tuples are not supported in kernels by this version of the kernel compiler",
-                );
-                return None;
+                if t.elems.is_empty() {
+                    self.errors.at(t, "`()` has no value in kernels");
+                    return None;
+                }
+                let items: Vec<Expr> = t.elems.iter().filter_map(|x| self.expr(x)).collect();
+                if items.len() != t.elems.len() {
+                    return None;
+                }
+                ExprKind::MakeTuple(items)
             }
-            syn::Expr::Struct(s) => {
-                self.errors.at(s, "struct literals are not supported in kernels by this version of the kernel compiler");
-                return None;
+            syn::Expr::Struct(st) => {
+                if let Some(rest) = &st.rest {
+                    self.errors.at(
+                        rest,
+                        "struct update syntax (`..base`) is not supported in kernels",
+                    );
+                }
+                let mut fields = Vec::new();
+                for f in &st.fields {
+                    let syn::Member::Named(name) = &f.member else {
+                        self.errors
+                            .at(&f.member, "kernel struct literals name their fields");
+                        return None;
+                    };
+                    fields.push((name.clone(), self.expr(&f.expr)?));
+                }
+                ExprKind::MakeStruct(st.path.clone(), fields)
             }
             syn::Expr::Match(m) => return self.match_expr(m, false),
-            syn::Expr::Field(f) => {
-                self.errors.at(f, "field access is not supported in kernels by this version of the kernel compiler");
-                return None;
-            }
+            syn::Expr::Field(f) => ExprKind::Field(Box::new(self.expr(&f.base)?), f.member.clone()),
             syn::Expr::Range(r) => {
                 self.errors.at(
                     r,
@@ -1255,7 +1356,12 @@ impl Resolver<'_> {
                     other,
                     "kernel `match` patterns are integer or bool literals, constants, ranges, `|`, a name or `_`",
                 );
-                None
+                // Not "always matches": that would report a catch-all arm
+                // that is not last.
+                Some(Expr {
+                    kind: ExprKind::Lit(Lit::Bool(false), None),
+                    span,
+                })
             }
         }
     }
@@ -1477,4 +1583,18 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         body,
         item,
     })
+}
+
+/// The size and scalar of a short vector type name (`Float4`).
+fn vector_type(name: &str) -> Option<(u8, Scalar)> {
+    let (scalar, n) = name.split_at(name.len().checked_sub(1)?);
+    let n: u8 = n.parse().ok().filter(|n| (2..=4).contains(n))?;
+    let s = match scalar {
+        "Int" => Scalar::I32,
+        "UInt" => Scalar::U32,
+        "Float" => Scalar::F32,
+        "Double" => Scalar::F64,
+        _ => return None,
+    };
+    Some((n, s))
 }
