@@ -151,5 +151,5 @@ pub mod kernel {
     pub use crate::kernel::ir;
     pub use crate::kernel::math::{Bits, Float, Num};
     pub use crate::kernel::native::{CpuView, IntoIndex, Store, ops};
-    pub use crate::kernel::{KernelSite, compiled_sources, launch, lower_to_wgsl};
+    pub use crate::kernel::{KernelSite, compiled_sources, launch, lower_to_wgsl, native_kernel};
 }

@@ -6,6 +6,7 @@ use amp_tests::{Rng, accelerators};
 
 const LIMIT: i32 = 40;
 
+#[allow(clippy::manual_range_patterns)] // the same patterns as the kernel's
 fn classify(v: i32) -> i32 {
     match v {
         0 => 100,

@@ -288,6 +288,16 @@ fn param_words(
     words
 }
 
+/// Returns `body`: gives the native form of a kernel its parameter types
+/// (from the captures) where `parallel_for_each!` binds it to a variable.
+pub fn native_kernel<const N: usize, C, F>(_captures: &C, body: F) -> F
+where
+    C: CaptureList,
+    F: Fn(&C::Cpu, Index<N>) + Send + Sync + 'static,
+{
+    body
+}
+
 /// Launches a kernel over `domain`: the entry point `parallel_for_each!`
 /// expands to.
 ///

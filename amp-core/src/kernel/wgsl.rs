@@ -1579,6 +1579,24 @@ impl Writer<'_> {
     }
 }
 
+/// The WGSL member access (`.x`, `.field`, `.f0`) and type of `m` of `t`.
+fn member_of(t: &Type, m: &Member, span: Span) -> Result<(String, Type)> {
+    match (t, m) {
+        (Type::Vector(_, s), Member::Named(n)) => Ok((format!(".{n}"), Type::Scalar(*s))),
+        (Type::Struct(st), Member::Named(n)) => st
+            .fields
+            .iter()
+            .find(|(f, _)| f == n)
+            .map(|(f, ft)| (format!(".{f}"), ft.clone()))
+            .ok_or_else(|| compile_error(span, format!("`{}` has no field `{n}`", st.name))),
+        (Type::Tuple(ts), Member::Index(i)) => ts
+            .get(*i as usize)
+            .map(|ft| (format!(".f{i}"), ft.clone()))
+            .ok_or_else(|| compile_error(span, format!("a tuple has no field {i}"))),
+        _ => Err(compile_error(span, format!("field {m:?} of {t:?}"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1604,23 +1622,5 @@ mod tests {
             let name = n.name(word);
             assert!(!PREDECLARED.contains(&name.as_str()), "{name}");
         }
-    }
-}
-
-/// The WGSL member access (`.x`, `.field`, `.f0`) and type of `m` of `t`.
-fn member_of(t: &Type, m: &Member, span: Span) -> Result<(String, Type)> {
-    match (t, m) {
-        (Type::Vector(_, s), Member::Named(n)) => Ok((format!(".{n}"), Type::Scalar(*s))),
-        (Type::Struct(st), Member::Named(n)) => st
-            .fields
-            .iter()
-            .find(|(f, _)| f == n)
-            .map(|(f, ft)| (format!(".{f}"), ft.clone()))
-            .ok_or_else(|| compile_error(span, format!("`{}` has no field `{n}`", st.name))),
-        (Type::Tuple(ts), Member::Index(i)) => ts
-            .get(*i as usize)
-            .map(|ft| (format!(".f{i}"), ft.clone()))
-            .ok_or_else(|| compile_error(span, format!("a tuple has no field {i}"))),
-        _ => Err(compile_error(span, format!("field {m:?} of {t:?}"))),
     }
 }

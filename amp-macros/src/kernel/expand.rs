@@ -78,16 +78,24 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
                 span: #site_span,
                 capture_names: &[#(#names),*],
             };
-            ::amp_core::__private::kernel::launch::<#rank, _, _, _>(
-                #view,
-                ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
-                &__AMP_SITE,
-                (#(&#caps,)*),
-                || -> __ir::Block { #ir_body },
+            let __amp_captures = (#(&#caps,)*);
+            // The native form is rewritten user code: lints about its shape
+            // would point at code the user did not write that way.
+            #[allow(clippy::all, unused_parens, unused_braces)]
+            let __amp_native = ::amp_core::__private::kernel::native_kernel::<#rank, _, _>(
+                &__amp_captures,
                 move |__amp_caps, #index: ::amp_core::Index<#rank>| {
                     #(#native_binds)*
                     #native_body
                 },
+            );
+            ::amp_core::__private::kernel::launch::<#rank, _, _, _>(
+                #view,
+                ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
+                &__AMP_SITE,
+                __amp_captures,
+                || -> __ir::Block { #ir_body },
+                __amp_native,
             )
         }
     }
