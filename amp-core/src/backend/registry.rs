@@ -104,7 +104,24 @@ fn enumerate() -> Registry {
 
     let mut accelerators = Vec::new();
     let mut seen: Vec<String> = Vec::new();
+    // GL exposes the same GPUs as Vulkan, Metal or DX12 where those exist,
+    // with fewer features, and its headless devices often cannot be
+    // created (seen on NVIDIA); keep a GL adapter only for a vendor that no
+    // other backend serves.
+    let native_vendors: Vec<u32> = adapters
+        .iter()
+        .map(|a| a.get_info())
+        .filter(|i| i.backend != wgpu::Backend::Gl)
+        .map(|i| i.vendor)
+        .collect();
     for adapter in adapters {
+        let gl_duplicate = {
+            let info = adapter.get_info();
+            info.backend == wgpu::Backend::Gl && native_vendors.contains(&info.vendor)
+        };
+        if gl_duplicate {
+            continue;
+        }
         let caps = adapter.get_downlevel_capabilities();
         if !caps.flags.contains(wgpu::DownlevelFlags::COMPUTE_SHADERS) {
             continue; // cannot run kernels: not an accelerator

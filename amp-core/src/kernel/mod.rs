@@ -129,10 +129,9 @@ pub(crate) fn lower(
         // Instances of one generic kernel with the same capture types can
         // still differ (const generics): a content hash tells them apart,
         // deterministically.
-        let hash = shader
-            .source
-            .bytes()
-            .fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+        let hash = shader.source.bytes().fold(0x811c_9dc5_u32, |h, b| {
+            (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+        });
         name.push_str(&format!(".{hash:08x}"));
         dump(&dir, &name, &shader.source);
     }

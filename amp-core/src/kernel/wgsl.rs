@@ -803,7 +803,15 @@ impl Writer<'_> {
                 let cmp = if *inclusive { "<=" } else { "<" };
                 self.line("loop {");
                 self.indent += 1;
-                self.line(&format!("if (!({wname} {cmp} {end_name})) {{ break; }}"));
+                if stepped {
+                    // Rust panics on `step_by(0)`; a GPU cannot, and must not
+                    // loop forever: the loop does not run.
+                    self.line(&format!(
+                        "if (!({wname} {cmp} {end_name}) || {step_name} == {tw}(0)) {{ break; }}"
+                    ));
+                } else {
+                    self.line(&format!("if (!({wname} {cmp} {end_name})) {{ break; }}"));
+                }
                 self.indent -= 1;
                 self.nested(body)?;
                 self.indent += 1;

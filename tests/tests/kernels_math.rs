@@ -1,0 +1,666 @@
+//! Kernel math functions (the `x.sqrt()`-style built-ins of the kernel
+//! language): basic float functions (exact or within a few ulp), rounding
+//! half away from zero as Rust does, transcendental functions within GPU
+//! precision (relative 1e-3), integer `abs`/`min`/`max`/`clamp`, bit
+//! functions, `f64` math on double-precision accelerators, float `%`, and a
+//! Newton iteration.
+//!
+//! Every kernel runs on every accelerator and is compared with Rust's own
+//! functions; documented deviations from `std` (WGSL's `sign(0) == 0` for
+//! `signum`, FMA fusing in `mul_add`) are spelled out in the references.
+
+mod kernel_support;
+
+use amp_core::prelude::*;
+use amp_tests::Rng;
+use kernel_support::*;
+
+/// WGSL `sign`: 0 for 0 (Rust's `signum` gives 1 for +0.0).
+fn sign32(x: f32) -> f32 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// Basic `f32` functions: `sqrt abs floor ceil trunc round fract min max
+/// clamp signum recip mul_add`, with exact halves for `round`.
+#[test]
+fn f32_basic_functions() {
+    let edges = [
+        0.5f32,
+        -0.5,
+        1.5,
+        -1.5,
+        2.5,
+        -2.5,
+        0.499_999_97,
+        -0.499_999_97,
+        0.0,
+        1.0,
+        -1.0,
+        8_388_609.0,
+        -8_388_609.5,
+        1e-3,
+        123.456,
+    ];
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(5000 + k as u64);
+        let n = 1000;
+        let mut a = f32s(&mut rng, n, -100.0, 100.0);
+        a[..edges.len()].copy_from_slice(&edges);
+        let b = f32s(&mut rng, n, -100.0, 100.0);
+        let rows = 13;
+        let mut out = vec![f32::NAN; rows * n];
+        {
+            let av = ArrayView::new([n as i32], &a).unwrap();
+            let bv = ArrayView::new([n as i32], &b).unwrap();
+            let o = ArrayView::new_mut([rows as i32, n as i32], &mut out).unwrap();
+            o.discard_data();
+            parallel_for_each!(view, av.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let x = av[idx];
+                let y = bv[idx];
+                o[0][i] = x.abs().sqrt();
+                o[1][i] = x.abs();
+                o[2][i] = x.floor();
+                o[3][i] = x.ceil();
+                o[4][i] = x.trunc();
+                o[5][i] = x.round();
+                o[6][i] = x.fract();
+                o[7][i] = x.min(y);
+                o[8][i] = x.max(y);
+                o[9][i] = x.clamp(-10.0, 20.0);
+                o[10][i] = x.signum();
+                o[11][i] = (x + 200.0).recip();
+                o[12][i] = x.mul_add(y, 0.5);
+            })
+            .unwrap();
+        }
+        let row = |r: usize| &out[r * n..(r + 1) * n];
+        let want = |f: &dyn Fn(f32, f32) -> f32| {
+            a.iter().zip(&b).map(|(x, y)| f(*x, *y)).collect::<Vec<_>>()
+        };
+        assert_close32(
+            row(0),
+            &want(&|x, _| x.abs().sqrt()),
+            F32_BASIC,
+            0.0,
+            &format!("{what} sqrt"),
+        );
+        assert_bits32(row(1), &want(&|x, _| x.abs()), &format!("{what} abs"));
+        assert_close32(
+            row(2),
+            &want(&|x, _| x.floor()),
+            0.0,
+            0.0,
+            &format!("{what} floor"),
+        );
+        assert_close32(
+            row(3),
+            &want(&|x, _| x.ceil()),
+            0.0,
+            0.0,
+            &format!("{what} ceil"),
+        );
+        assert_close32(
+            row(4),
+            &want(&|x, _| x.trunc()),
+            0.0,
+            0.0,
+            &format!("{what} trunc"),
+        );
+        assert_close32(
+            row(5),
+            &want(&|x, _| x.round()),
+            0.0,
+            0.0,
+            &format!("{what} round"),
+        );
+        assert_close32(
+            row(6),
+            &want(&|x, _| x - x.floor()),
+            0.0,
+            1e-6,
+            &format!("{what} fract"),
+        );
+        assert_bits32(row(7), &want(&|x, y| x.min(y)), &format!("{what} min"));
+        assert_bits32(row(8), &want(&|x, y| x.max(y)), &format!("{what} max"));
+        assert_bits32(
+            row(9),
+            &want(&|x, _| x.clamp(-10.0, 20.0)),
+            &format!("{what} clamp"),
+        );
+        assert_bits32(row(10), &want(&|x, _| sign32(x)), &format!("{what} signum"));
+        assert_close32(
+            row(11),
+            &want(&|x, _| 1.0 / (x + 200.0)),
+            F32_BASIC,
+            0.0,
+            &format!("{what} recip"),
+        );
+        // mul_add may be fused (one rounding) or not (two).
+        assert_close32(
+            row(12),
+            &want(&|x, y| x * y + 0.5),
+            F32_BASIC,
+            1e-4,
+            &format!("{what} mul_add"),
+        );
+    }
+}
+
+/// `exp exp2 ln log2 powf` on `f32`, within transcendental tolerance.
+#[test]
+fn f32_exponential_functions() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(5100 + k as u64);
+        let n = 1000;
+        let x = f32s(&mut rng, n, -20.0, 20.0);
+        let p = f32s(&mut rng, n, 1e-3, 1e4);
+        let e = f32s(&mut rng, n, -5.0, 5.0);
+        let base = f32s(&mut rng, n, 0.1, 10.0);
+        let mut out = vec![f32::NAN; 5 * n];
+        {
+            let xv = ArrayView::new([n as i32], &x).unwrap();
+            let pv = ArrayView::new([n as i32], &p).unwrap();
+            let ev = ArrayView::new([n as i32], &e).unwrap();
+            let bv = ArrayView::new([n as i32], &base).unwrap();
+            let o = ArrayView::new_mut([5, n as i32], &mut out).unwrap();
+            parallel_for_each!(view, xv.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                o[[0, i]] = xv[idx].exp();
+                o[[1, i]] = (xv[idx] * 1.5).exp2();
+                o[[2, i]] = pv[idx].ln();
+                o[[3, i]] = pv[idx].log2();
+                o[[4, i]] = bv[idx].powf(ev[idx]);
+            })
+            .unwrap();
+        }
+        let row = |r: usize| &out[r * n..(r + 1) * n];
+        let t = F32_TRANSCENDENTAL;
+        let exp: Vec<f32> = x.iter().map(|v| v.exp()).collect();
+        let exp2: Vec<f32> = x.iter().map(|v| (v * 1.5).exp2()).collect();
+        let ln: Vec<f32> = p.iter().map(|v| v.ln()).collect();
+        let log2: Vec<f32> = p.iter().map(|v| v.log2()).collect();
+        let pow: Vec<f32> = base.iter().zip(&e).map(|(b, e)| b.powf(*e)).collect();
+        assert_close32(row(0), &exp, t, 0.0, &format!("{what} exp"));
+        assert_close32(row(1), &exp2, t, 0.0, &format!("{what} exp2"));
+        assert_close32(row(2), &ln, t, 1e-4, &format!("{what} ln"));
+        assert_close32(row(3), &log2, t, 1e-4, &format!("{what} log2"));
+        assert_close32(row(4), &pow, t, 1e-6, &format!("{what} powf"));
+    }
+}
+
+/// `sin cos tan asin acos atan atan2` on `f32`.
+#[test]
+fn f32_trigonometry() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(5200 + k as u64);
+        let n = 1000;
+        let x = f32s(&mut rng, n, -std::f32::consts::PI, std::f32::consts::PI);
+        let t = f32s(&mut rng, n, -1.2, 1.2);
+        let u = f32s(&mut rng, n, -1.0, 1.0);
+        let y = f32s(&mut rng, n, -50.0, 50.0);
+        let mut out = vec![f32::NAN; 7 * n];
+        {
+            let xv = ArrayView::new([n as i32], &x).unwrap();
+            let tv = ArrayView::new([n as i32], &t).unwrap();
+            let uv = ArrayView::new([n as i32], &u).unwrap();
+            let yv = ArrayView::new([n as i32], &y).unwrap();
+            let o = ArrayView::new_mut([7, n as i32], &mut out).unwrap();
+            parallel_for_each!(view, xv.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let v = xv[idx];
+                o[0][i] = v.sin();
+                o[1][i] = v.cos();
+                o[2][i] = tv[idx].tan();
+                o[3][i] = uv[idx].asin();
+                o[4][i] = uv[idx].acos();
+                o[5][i] = yv[idx].atan();
+                o[6][i] = yv[idx].atan2(v);
+            })
+            .unwrap();
+        }
+        let row = |r: usize| &out[r * n..(r + 1) * n];
+        let tr = F32_TRANSCENDENTAL;
+        let map = |v: &[f32], f: fn(f32) -> f32| v.iter().map(|x| f(*x)).collect::<Vec<_>>();
+        // Vulkan bounds sin/cos by an absolute error (2^-11) on [-pi, pi].
+        assert_close32(row(0), &map(&x, f32::sin), tr, 1e-3, &format!("{what} sin"));
+        assert_close32(row(1), &map(&x, f32::cos), tr, 1e-3, &format!("{what} cos"));
+        assert_close32(row(2), &map(&t, f32::tan), tr, 1e-3, &format!("{what} tan"));
+        assert_close32(
+            row(3),
+            &map(&u, f32::asin),
+            tr,
+            1e-3,
+            &format!("{what} asin"),
+        );
+        assert_close32(
+            row(4),
+            &map(&u, f32::acos),
+            tr,
+            1e-3,
+            &format!("{what} acos"),
+        );
+        assert_close32(
+            row(5),
+            &map(&y, f32::atan),
+            tr,
+            1e-4,
+            &format!("{what} atan"),
+        );
+        let atan2: Vec<f32> = y.iter().zip(&x).map(|(y, x)| y.atan2(*x)).collect();
+        assert_close32(row(6), &atan2, tr, 1e-3, &format!("{what} atan2"));
+    }
+}
+
+/// `sinh cosh tanh` on `f32`.
+#[test]
+fn f32_hyperbolic() {
+    for (k, (view, what)) in views(QueuingMode::Automatic).into_iter().enumerate() {
+        let mut rng = Rng::new(5300 + k as u64);
+        let n = 777;
+        let x = f32s(&mut rng, n, -5.0, 5.0);
+        let mut out = vec![f32::NAN; 3 * n];
+        {
+            let xv = ArrayView::new([n as i32], &x).unwrap();
+            let o = ArrayView::new_mut([3, n as i32], &mut out).unwrap();
+            parallel_for_each!(view, xv.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let v = xv[idx];
+                o[0][i] = v.sinh();
+                o[1][i] = v.cosh();
+                o[2][i] = v.tanh();
+            })
+            .unwrap();
+        }
+        let row = |r: usize| &out[r * n..(r + 1) * n];
+        let map = |f: fn(f32) -> f32| x.iter().map(|v| f(*v)).collect::<Vec<_>>();
+        let tr = F32_TRANSCENDENTAL;
+        assert_close32(row(0), &map(f32::sinh), tr, 1e-4, &format!("{what} sinh"));
+        assert_close32(row(1), &map(f32::cosh), tr, 1e-4, &format!("{what} cosh"));
+        assert_close32(row(2), &map(f32::tanh), tr, 1e-4, &format!("{what} tanh"));
+    }
+}
+
+/// Integer `abs` (wrapping at `i32::MIN`), `min`, `max`, `clamp` on `i32`
+/// and `u32`.
+#[test]
+fn integer_abs_min_max_clamp() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(5400 + k as u64);
+        let n = 600;
+        let mut a = any_i32s(&mut rng, n);
+        let b = any_i32s(&mut rng, n);
+        a[0] = i32::MIN;
+        a[1] = i32::MAX;
+        a[2] = 0;
+        a[3] = -1;
+        let ua = any_u32s(&mut rng, n);
+        let mut out = vec![POISON_I32; 4 * n];
+        let mut uout = vec![POISON_U32; 4 * n];
+        {
+            let av = ArrayView::new([n as i32], &a).unwrap();
+            let bv = ArrayView::new([n as i32], &b).unwrap();
+            let uav = ArrayView::new([n as i32], &ua).unwrap();
+            let o = ArrayView::new_mut([4, n as i32], &mut out).unwrap();
+            let u = ArrayView::new_mut([4, n as i32], &mut uout).unwrap();
+            parallel_for_each!(view, av.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let x = av[idx];
+                let y = bv[idx];
+                o[0][i] = x.abs();
+                o[1][i] = x.min(y);
+                o[2][i] = x.max(y);
+                o[3][i] = x.clamp(-1000, 1_000_000);
+                let p = uav[idx];
+                let q = y as u32;
+                u[0][i] = p.abs();
+                u[1][i] = p.min(q);
+                u[2][i] = p.max(q);
+                u[3][i] = p.clamp(1000, 3_000_000_000);
+            })
+            .unwrap();
+        }
+        for i in 0..n {
+            let (x, y) = (a[i], b[i]);
+            let want = [
+                x.wrapping_abs(),
+                x.min(y),
+                x.max(y),
+                x.clamp(-1000, 1_000_000),
+            ];
+            let (p, q) = (ua[i], b[i] as u32);
+            let uwant = [p, p.min(q), p.max(q), p.clamp(1000, 3_000_000_000)];
+            for r in 0..4 {
+                assert_eq!(out[r * n + i], want[r], "{what} i32 row {r}: {x}, {y}");
+                assert_eq!(uout[r * n + i], uwant[r], "{what} u32 row {r}: {p}, {q}");
+            }
+        }
+    }
+}
+
+/// `count_ones leading_zeros trailing_zeros reverse_bits` on `i32` and
+/// `u32`, including 0, -1, `MIN` and `MAX`.
+#[test]
+fn bit_functions() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(5500 + k as u64);
+        let n = 500;
+        let mut a = any_i32s(&mut rng, n);
+        for (j, v) in [0, -1, i32::MIN, i32::MAX, 1, 0x0001_0000, -0x0001_0000]
+            .iter()
+            .enumerate()
+        {
+            a[j] = *v;
+        }
+        let mut out = vec![POISON_U32; 8 * n];
+        let mut rev = vec![POISON_I32; n];
+        {
+            let av = ArrayView::new([n as i32], &a).unwrap();
+            let o = ArrayView::new_mut([8, n as i32], &mut out).unwrap();
+            let r = ArrayView::new_mut([n as i32], &mut rev).unwrap();
+            parallel_for_each!(view, av.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let x = av[idx];
+                let u = x as u32;
+                o[0][i] = x.count_ones();
+                o[1][i] = x.leading_zeros();
+                o[2][i] = x.trailing_zeros();
+                o[3][i] = u.count_ones();
+                o[4][i] = u.leading_zeros();
+                o[5][i] = u.trailing_zeros();
+                o[6][i] = u.reverse_bits();
+                o[7][i] = (u >> 7).leading_zeros() + (u << 3).trailing_zeros();
+                r[idx] = x.reverse_bits();
+            })
+            .unwrap();
+        }
+        for i in 0..n {
+            let x = a[i];
+            let u = x as u32;
+            let want = [
+                x.count_ones(),
+                x.leading_zeros(),
+                x.trailing_zeros(),
+                u.count_ones(),
+                u.leading_zeros(),
+                u.trailing_zeros(),
+                u.reverse_bits(),
+                (u >> 7).leading_zeros() + (u << 3).trailing_zeros(),
+            ];
+            for (r, w) in want.iter().enumerate() {
+                assert_eq!(out[r * n + i], *w, "{what} row {r} of {x:#x}");
+            }
+            assert_eq!(rev[i], x.reverse_bits(), "{what} reverse_bits of {x:#x}");
+        }
+    }
+}
+
+/// Basic `f64` functions on double-precision accelerators (exact or to
+/// 1e-15); `UnsupportedFeature` elsewhere.
+#[test]
+fn f64_basic_functions() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(5600 + k as u64);
+        let n = 500;
+        let mut a = f64s(&mut rng, n, -1e4, 1e4);
+        a[..6].copy_from_slice(&[
+            0.5,
+            -0.5,
+            2.5,
+            -2.5,
+            0.499_999_999_999_999_9,
+            4_503_599_627_370_497.0,
+        ]);
+        let b = f64s(&mut rng, n, -1e4, 1e4);
+        let rows = 11;
+        let mut out = vec![f64::NAN; rows * n];
+        let result = {
+            let av = ArrayView::new([n as i32], &a).unwrap();
+            let bv = ArrayView::new([n as i32], &b).unwrap();
+            let o = ArrayView::new_mut([rows as i32, n as i32], &mut out).unwrap();
+            parallel_for_each!(view, av.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let x = av[idx];
+                let y = bv[idx];
+                o[0][i] = x.abs().sqrt();
+                o[1][i] = x.abs();
+                o[2][i] = x.floor();
+                o[3][i] = x.ceil();
+                o[4][i] = x.trunc();
+                o[5][i] = x.round();
+                o[6][i] = x.fract();
+                o[7][i] = x.min(y).max(-5000.0);
+                o[8][i] = x.clamp(-10.0, 20.0);
+                o[9][i] = x.signum() * (x + 2e4).recip();
+                o[10][i] = x.mul_add(y, 0.25);
+            })
+        };
+        if !view.accelerator().supports_double_precision() {
+            assert!(
+                matches!(result, Err(Error::UnsupportedFeature { .. })),
+                "{what}: {result:?}"
+            );
+            continue;
+        }
+        result.unwrap();
+        let row = |r: usize| &out[r * n..(r + 1) * n];
+        let want = |f: &dyn Fn(f64, f64) -> f64| {
+            a.iter().zip(&b).map(|(x, y)| f(*x, *y)).collect::<Vec<_>>()
+        };
+        let sign = |x: f64| {
+            if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                0.0
+            }
+        };
+        assert_close64(
+            row(0),
+            &want(&|x, _| x.abs().sqrt()),
+            1e-15,
+            0.0,
+            &format!("{what} sqrt"),
+        );
+        assert_close64(
+            row(1),
+            &want(&|x, _| x.abs()),
+            0.0,
+            0.0,
+            &format!("{what} abs"),
+        );
+        assert_close64(
+            row(2),
+            &want(&|x, _| x.floor()),
+            0.0,
+            0.0,
+            &format!("{what} floor"),
+        );
+        assert_close64(
+            row(3),
+            &want(&|x, _| x.ceil()),
+            0.0,
+            0.0,
+            &format!("{what} ceil"),
+        );
+        assert_close64(
+            row(4),
+            &want(&|x, _| x.trunc()),
+            0.0,
+            0.0,
+            &format!("{what} trunc"),
+        );
+        assert_close64(
+            row(5),
+            &want(&|x, _| x.round()),
+            0.0,
+            0.0,
+            &format!("{what} round"),
+        );
+        assert_close64(
+            row(6),
+            &want(&|x, _| x - x.floor()),
+            0.0,
+            1e-12,
+            &format!("{what} fract"),
+        );
+        assert_close64(
+            row(7),
+            &want(&|x, y| x.min(y).max(-5000.0)),
+            0.0,
+            0.0,
+            &format!("{what} min/max"),
+        );
+        assert_close64(
+            row(8),
+            &want(&|x, _| x.clamp(-10.0, 20.0)),
+            0.0,
+            0.0,
+            &format!("{what} clamp"),
+        );
+        assert_close64(
+            row(9),
+            &want(&|x, _| sign(x) / (x + 2e4)),
+            1e-15,
+            0.0,
+            &format!("{what} signum/recip"),
+        );
+        assert_close64(
+            row(10),
+            &want(&|x, y| x * y + 0.25),
+            1e-15,
+            1e-9,
+            &format!("{what} mul_add"),
+        );
+    }
+}
+
+/// `f64` transcendental functions: exact to `std` on the CPU accelerator;
+/// GPUs refuse them (`UnsupportedFeature`) because WGSL/SPIR-V only have
+/// them for `f32` (lavapipe silently computed garbage before).
+#[test]
+fn f64_transcendental_functions() {
+    for (view, what) in all_views() {
+        let a: Vec<f64> = (1..=64).map(|i| f64::from(i) * 0.03).collect();
+        let mut out = vec![f64::NAN; 4 * 64];
+        let result = {
+            let av = ArrayView::new([64], &a).unwrap();
+            let o = ArrayView::new_mut([4, 64], &mut out).unwrap();
+            parallel_for_each!(view, av.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let x = av[idx];
+                o[0][i] = x.exp();
+                o[1][i] = x.sin() + x.cos();
+                o[2][i] = x.ln() + x.powf(1.5);
+                o[3][i] = (x * 0.5).asin() + x.tanh() + x.atan2(0.5);
+            })
+        };
+        if !view.accelerator().is_cpu() {
+            assert!(
+                matches!(result, Err(Error::UnsupportedFeature { .. })),
+                "{what}: {result:?}"
+            );
+            assert!(out.iter().all(|v| v.is_nan()), "{what}: data changed");
+            continue;
+        }
+        result.unwrap();
+        for (i, x) in a.iter().enumerate() {
+            let want = [
+                x.exp(),
+                x.sin() + x.cos(),
+                x.ln() + x.powf(1.5),
+                (x * 0.5).asin() + x.tanh() + x.atan2(0.5),
+            ];
+            for (r, w) in want.iter().enumerate() {
+                assert_eq!(out[r * 64 + i], *w, "{what} row {r} of {x}");
+            }
+        }
+    }
+}
+
+/// Float `%` truncates like Rust's (C `fmod`); WGSL computes
+/// `x - y * trunc(x / y)`, so the GPU result may differ by an ulp of `x`.
+#[test]
+fn f32_remainder_and_division() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(5700 + k as u64);
+        let n = 800;
+        let x = f32s(&mut rng, n, -100.0, 100.0);
+        let mut y = f32s(&mut rng, n, 0.5, 10.0);
+        for (j, v) in y.iter_mut().enumerate() {
+            if j % 2 == 1 {
+                *v = -*v;
+            }
+        }
+        let mut out = vec![f32::NAN; 2 * n];
+        {
+            let xv = ArrayView::new([n as i32], &x).unwrap();
+            let yv = ArrayView::new([n as i32], &y).unwrap();
+            let o = ArrayView::new_mut([2, n as i32], &mut out).unwrap();
+            parallel_for_each!(view, xv.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                o[0][i] = xv[idx] % yv[idx];
+                o[1][i] = xv[idx] / yv[idx];
+            })
+            .unwrap();
+        }
+        for i in 0..n {
+            let (a, b) = (x[i], y[i]);
+            let r = out[i];
+            assert!(
+                close32(r, a % b, 0.0, 1e-4),
+                "{what} {a} % {b}: {r} vs {}",
+                a % b
+            );
+            assert!(
+                r == 0.0 || r.signum() == a.signum(),
+                "{what} {a} % {b}: sign of {r}"
+            );
+            assert!(
+                close32(out[n + i], a / b, F32_BASIC, 0.0),
+                "{what} {a} / {b}"
+            );
+        }
+    }
+}
+
+/// A Newton iteration for square roots (a loop of divisions) converges to
+/// `sqrt` on every accelerator.
+#[test]
+fn newton_square_root() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(5800 + k as u64);
+        let n = 512;
+        let a = f32s(&mut rng, n, 0.01, 1e6);
+        let mut out = vec![f32::NAN; n];
+        {
+            let av = ArrayView::new([n as i32], &a).unwrap();
+            let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+            parallel_for_each!(view, av.extent(), |idx: Index<1>| {
+                let v = av[idx];
+                let mut g = if v > 1.0 { v * 0.5 } else { 1.0 };
+                let mut iterations = 0;
+                while iterations < 40 {
+                    let next = 0.5 * (g + v / g);
+                    if (next - g).abs() <= 1e-7 * g {
+                        g = next;
+                        break;
+                    }
+                    g = next;
+                    iterations += 1;
+                }
+                o[idx] = g;
+            })
+            .unwrap();
+        }
+        let want: Vec<f32> = a.iter().map(|v| v.sqrt()).collect();
+        assert_close32(&out, &want, 1e-5, 0.0, &what);
+    }
+}
