@@ -35,6 +35,8 @@ pub struct Array<T: Element, const N: usize> {
     storage: Arc<Storage>,
     extent: Extent<N>,
     view: AcceleratorView,
+    /// For staging arrays: the associated view and its mappable buffers.
+    staging: Option<Arc<crate::staging::Staging>>,
     _marker: PhantomData<T>,
 }
 
@@ -72,8 +74,57 @@ impl<T: Element, const N: usize> Array<T, N> {
             storage: Arc::new(Storage::array(view, bytes, T::REQUIRES_F64, init)?),
             extent,
             view: view.clone(),
+            staging: None,
             _marker: PhantomData,
         })
+    }
+
+    /// A staging array: an array of `extent` (zeros) on the CPU
+    /// accelerator, associated with the GPU view `associated`. Host access
+    /// to it needs no device round trip, and [`copy`](crate::copy) between
+    /// it and arrays on `associated` goes through mappable buffers that the
+    /// staging array keeps: one copy each way, no intermediate host buffer.
+    ///
+    /// Corresponds to C++ AMP `array<T, N>(extent, cpu_view,
+    /// associated_view)`.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, copy};
+    ///
+    /// let gpu = Accelerator::default()?.default_view();
+    /// let staging = Array::<f32, 1>::new_staging([4], &gpu)?;
+    /// for i in 0..4 {
+    ///     staging.set([i], i as f32)?;
+    /// }
+    /// let mut on_gpu = Array::<f32, 1>::new([4], &gpu)?;
+    /// copy(&staging, &mut on_gpu)?;
+    /// assert_eq!(on_gpu.to_vec()?, [0.0, 1.0, 2.0, 3.0]);
+    /// assert_eq!(staging.associated_accelerator_view(), Some(&gpu));
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    pub fn new_staging(extent: impl Into<Extent<N>>, associated: &AcceleratorView) -> Result<Self> {
+        let cpu = crate::Accelerator::cpu().default_view();
+        let mut array = Self::build(extent.into(), &cpu, None)?;
+        array.staging = Some(Arc::new(crate::staging::Staging::new(associated.clone())));
+        Ok(array)
+    }
+
+    /// The view a staging array is associated with (`None` for other
+    /// arrays).
+    ///
+    /// Corresponds to C++ AMP `array::associated_accelerator_view`.
+    pub fn associated_accelerator_view(&self) -> Option<&AcceleratorView> {
+        self.staging.as_ref().map(|s| &s.associated)
+    }
+
+    pub(crate) fn staging(&self) -> Option<&Arc<crate::staging::Staging>> {
+        self.staging.as_ref()
     }
 
     /// A zero-filled array of `extent` on `view`.
@@ -163,7 +214,11 @@ impl<T: Element, const N: usize> Array<T, N> {
     ///
     /// [`Error::OutOfMemory`] if the accelerator cannot hold a second copy.
     pub fn try_clone(&self) -> Result<Self> {
-        let copy = Self::new(self.extent, &self.view)?;
+        let mut copy = Self::new(self.extent, &self.view)?;
+        copy.staging = self
+            .staging
+            .as_ref()
+            .map(|s| Arc::new(crate::staging::Staging::new(s.associated.clone())));
         crate::copy::copy_array_to_array(self, &copy)?;
         Ok(copy)
     }

@@ -252,6 +252,23 @@ fn copy_inner<T: Element, const N: usize>(
     dest: &mut (impl CopyTarget<T, N> + ?Sized),
 ) -> Result<Option<AcceleratorView>> {
     check_shapes(src, dest)?;
+    if let (Some(a), Some(b)) = (src.as_array(), dest.as_array()) {
+        // Staging arrays move data through their mappable buffers.
+        if let Some(st) = a.staging()
+            && !st.associated.accelerator().is_cpu()
+            && b.accelerator_view().accelerator() == st.associated.accelerator()
+        {
+            crate::staging::upload(st, a.storage(), b.storage(), b.accelerator_view())?;
+            return Ok(Some(b.accelerator_view().clone()));
+        }
+        if let Some(st) = b.staging()
+            && !st.associated.accelerator().is_cpu()
+            && a.accelerator_view().accelerator() == st.associated.accelerator()
+        {
+            crate::staging::download(st, a.storage(), b.storage(), a.accelerator_view())?;
+            return Ok(None);
+        }
+    }
     if let (Some(a), Some(b)) = (src.as_array(), dest.as_array())
         && a.accelerator_view().accelerator() == b.accelerator_view().accelerator()
     {

@@ -51,6 +51,7 @@ mod number;
 mod queuing_mode;
 mod range_set;
 mod short_vector;
+mod staging;
 mod tiled_extent;
 mod tiled_index;
 

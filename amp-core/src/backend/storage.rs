@@ -170,6 +170,16 @@ pub(crate) struct TransferCounters {
 }
 
 impl TransferCounters {
+    /// Counts one upload of `bytes`.
+    pub(crate) fn upload_bytes(&self, bytes: u64) {
+        self.upload(bytes);
+    }
+
+    /// Counts one download of `bytes`.
+    pub(crate) fn download_bytes(&self, bytes: u64) {
+        self.download(bytes);
+    }
+
     fn upload(&self, bytes: u64) {
         self.uploads.fetch_add(1, Ordering::Relaxed);
         self.bytes_uploaded.fetch_add(bytes, Ordering::Relaxed);

@@ -77,6 +77,17 @@ fn bind_view<T: Element, const N: usize>(
     view: &AcceleratorView,
 ) -> Result<(BoundContainer, Option<CpuView<T, N, ReadWrite>>)> {
     elem_type::<T>()?;
+    let limits = view.accelerator().limits();
+    if storage.bytes() > limits.max_binding_size {
+        return Err(Error::UnsupportedFeature {
+            accelerator: view.accelerator().description().to_string(),
+            feature: format!(
+                "binding {} bytes to a kernel: the max_storage_buffer_binding_size limit is {} bytes",
+                storage.bytes(),
+                limits.max_binding_size
+            ),
+        });
+    }
     let region = layout.region();
     let binding = storage.use_on(&region, view, writable, false)?;
     let cpu = match &binding {
