@@ -3,9 +3,9 @@
 //! The macros translate a kernel body (already type-checked by rustc, since
 //! the same body is compiled natively for the CPU accelerator) into code that
 //! builds this tree at first launch. Types are then reconstructed by
-//! [`typeck`](super::typeck) with Rust's own rules (unification, integer
+//! the type reconstruction pass with Rust's own rules (unification, integer
 //! literals defaulting to `i32`, float literals to `f64`), the tree is
-//! written as WGSL by [`wgsl`](super::wgsl) and validated by naga.
+//! written as WGSL by the WGSL writer and validated by naga.
 //!
 //! Every node that can fail carries a [`Span`]: the Rust source location the
 //! macro saw, so runtime errors name the user's code.
@@ -400,7 +400,7 @@ pub enum StmtKind {
     While(Expr, Block),
     /// `loop { .. }`.
     Loop(Block),
-    /// `for v in start..end` / `start..=end` [`.step_by(s)`].
+    /// `for v in start..end` / `start..=end`, optionally `.step_by(s)`.
     For {
         /// The loop variable.
         var: LocalId,
