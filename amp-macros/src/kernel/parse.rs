@@ -534,7 +534,7 @@ impl Resolver<'_> {
                 (p.ident.clone(), p.mutability.is_some())
             }
             other => {
-                self.errors.at(other, "kernel `let` bindings must be plain names (`let x` or `let mut x`); destructuring is not supported");
+                self.errors.at(other, "kernel `let` bindings are plain names (`let x`, `let mut x`) or tuples of them (`let (a, b)`); other patterns are not supported");
                 return None;
             }
         };

@@ -1,0 +1,19 @@
+//! Compile-fail tests: code that amp-rs must refuse at compile time, each
+//! with the exact error message committed next to it
+//! (`tests/ui/*.stderr`). After an intended change of a message, regenerate
+//! the snapshots with `TRYBUILD=overwrite cargo test -p amp-tests --test
+//! compile_fail` and review them.
+
+/// `#[derive(Element)]` refuses structs WGSL cannot share with the host
+/// (`tests/ui/element_*.rs`).
+#[test]
+fn element_derive_refuses_what_wgsl_cannot_share() {
+    trybuild::TestCases::new().compile_fail("ui/element_*.rs");
+}
+
+/// `parallel_for_each!` refuses kernels outside the kernel language
+/// (`tests/ui/kernel_*.rs`; the rules are in `docs/kernel-language.md`).
+#[test]
+fn kernels_refuse_what_accelerators_cannot_run() {
+    trybuild::TestCases::new().compile_fail("ui/kernel_*.rs");
+}

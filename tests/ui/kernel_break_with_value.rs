@@ -1,0 +1,26 @@
+use amp_core::prelude::*;
+
+fn main() {
+    let mut out = vec![0.0f32; 4];
+    let c = ArrayView::new_mut([4], &mut out).unwrap();
+    let _ = parallel_for_each!(c.extent(), |idx: Index<1>| {
+        let mut i = 0;
+        let found = loop {
+            if i * i >= idx[0] {
+                break i;
+            }
+            i += 1;
+        };
+        c[idx] = 1.0;
+    });
+    let _ = parallel_for_each!(c.extent(), |idx: Index<1>| {
+        let mut i = 0;
+        loop {
+            if i * i >= idx[0] {
+                break i;
+            }
+            i += 1;
+        }
+        c[idx] = 1.0;
+    });
+}

@@ -1,0 +1,11 @@
+use amp_core::prelude::*;
+
+fn main() {
+    let mut out = vec![0.0f32; 4];
+    let c = ArrayView::new_mut([4], &mut out).unwrap();
+    let _ = parallel_for_each!(c.extent(), |idx: Index<1>| {
+        let x = idx[0] as f32;
+        let text = x.to_string();
+        c[idx] = x;
+    });
+}
