@@ -227,6 +227,13 @@ impl Accelerator {
     /// A human-readable description (the adapter's name).
     ///
     /// Corresponds to C++ AMP `accelerator::description`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let cpu = amp_core::Accelerator::cpu();
+    /// assert!(cpu.description().contains("CPU"));
+    /// ```
     pub fn description(&self) -> &str {
         &self.inner.props.description
     }
@@ -238,6 +245,18 @@ impl Accelerator {
     /// adapters in the driver's order (e.g. `vulkan/10de-2335/0`).
     ///
     /// Corresponds to C++ AMP `accelerator::device_path`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    ///
+    /// for acc in Accelerator::all() {
+    ///     // A device path always finds its own accelerator again.
+    ///     assert_eq!(Accelerator::find(acc.device_path())?, acc);
+    /// }
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn device_path(&self) -> &str {
         &self.inner.props.device_path
     }
@@ -246,12 +265,32 @@ impl Accelerator {
     ///
     /// Corresponds to C++ AMP `accelerator::version` (which held the
     /// Direct3D version; here the driver says more).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let cpu = amp_core::Accelerator::cpu();
+    /// assert!(cpu.version().starts_with("amp-core"));
+    /// ```
     pub fn version(&self) -> &str {
         &self.inner.props.version
     }
 
     /// The graphics backend: `vulkan`, `metal`, `dx12`, `gl`, or `cpu` for the
     /// CPU accelerator.
+    ///
+    /// Has no C++ AMP counterpart (C++ AMP ran on Direct3D only).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    ///
+    /// assert_eq!(Accelerator::cpu().backend(), "cpu");
+    /// let acc = Accelerator::default()?;
+    /// assert!(["vulkan", "metal", "dx12", "gl", "cpu"].contains(&acc.backend()));
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn backend(&self) -> &str {
         self.inner.props.backend
     }
@@ -262,6 +301,17 @@ impl Accelerator {
     ///
     /// Corresponds to C++ AMP `accelerator::dedicated_memory` (which counts
     /// kilobytes).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    ///
+    /// assert_eq!(Accelerator::cpu().dedicated_memory(), 0);
+    /// let mib = Accelerator::default()?.dedicated_memory() / (1024 * 1024);
+    /// println!("{mib} MiB of device memory");
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn dedicated_memory(&self) -> u64 {
         self.inner.props.dedicated_memory
     }
@@ -270,6 +320,16 @@ impl Accelerator {
     /// software adapters such as lavapipe and for the CPU accelerator.
     ///
     /// Corresponds to C++ AMP `accelerator::is_emulated`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    ///
+    /// assert!(Accelerator::cpu().is_emulated());
+    /// let hardware: Vec<_> = Accelerator::all().into_iter().filter(|a| !a.is_emulated()).collect();
+    /// assert!(hardware.iter().all(|a| !a.is_cpu()));
+    /// ```
     pub fn is_emulated(&self) -> bool {
         self.inner.props.is_emulated
     }
@@ -278,6 +338,17 @@ impl Accelerator {
     /// `SHADER_F64` feature; always true on the CPU accelerator).
     ///
     /// Corresponds to C++ AMP `accelerator::supports_double_precision`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    ///
+    /// assert!(Accelerator::cpu().supports_double_precision());
+    /// // Pick an accelerator that can run `f64` kernels; the CPU one always can.
+    /// let acc = Accelerator::all().into_iter().find(|a| a.supports_double_precision());
+    /// assert!(acc.is_some());
+    /// ```
     pub fn supports_double_precision(&self) -> bool {
         self.inner.props.double_precision
     }
@@ -288,6 +359,14 @@ impl Accelerator {
     ///
     /// Corresponds to C++ AMP
     /// `accelerator::supports_limited_double_precision`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// for acc in amp_core::Accelerator::all() {
+    ///     assert_eq!(acc.supports_limited_double_precision(), acc.supports_double_precision());
+    /// }
+    /// ```
     pub fn supports_limited_double_precision(&self) -> bool {
         self.inner.props.double_precision
     }
@@ -296,16 +375,55 @@ impl Accelerator {
     /// accelerators for compute only.
     ///
     /// Corresponds to C++ AMP `accelerator::has_display`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(amp_core::Accelerator::all().iter().all(|a| !a.has_display()));
+    /// ```
     pub fn has_display(&self) -> bool {
         false
     }
 
     /// Whether this is the native CPU accelerator.
+    ///
+    /// Kernels on the CPU accelerator run as native Rust on host threads
+    /// rather than as WGSL. Unlike C++ AMP's `cpu_accelerator`, which could
+    /// only hold data, this one runs kernels too; C++ AMP has no direct
+    /// counterpart beyond comparing `device_path` with
+    /// `accelerator::cpu_accelerator`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    ///
+    /// assert!(Accelerator::cpu().is_cpu());
+    /// assert_eq!(Accelerator::all().iter().filter(|a| a.is_cpu()).count(), 1);
+    /// ```
     pub fn is_cpu(&self) -> bool {
         matches!(self.inner.kind, Kind::Cpu)
     }
 
     /// The limits kernels and containers must respect on this accelerator.
+    ///
+    /// On the CPU accelerator they are C++ AMP's fixed limits (1024 threads
+    /// per tile, 32 KiB of `tile_static` memory); on a GPU they are the
+    /// adapter's own. Check them before choosing a tile size.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    ///
+    /// // Does a 16 x 16 tile fit? (Dimension 0 of `max_tile_dims` is x, the last index.)
+    /// let fits = |acc: &Accelerator| {
+    ///     let l = acc.limits();
+    ///     16 * 16 <= l.max_threads_per_tile && 16 <= l.max_tile_dims[0] && 16 <= l.max_tile_dims[1]
+    /// };
+    /// assert!(fits(&Accelerator::cpu()));
+    /// assert_eq!(Accelerator::cpu().limits().max_tile_static_bytes, 32 * 1024);
+    /// ```
     pub fn limits(&self) -> AcceleratorLimits {
         self.inner.props.limits
     }

@@ -9,8 +9,13 @@ use amp_tests::gpu_accelerators;
 fn a_container_beyond_the_binding_limit_is_refused_at_launch() {
     for acc in gpu_accelerators() {
         let limits = acc.limits();
-        if limits.max_binding_size >= limits.max_buffer_size || limits.max_binding_size > (512 << 20) {
-            eprintln!("{acc}: binding limit {} not testable here", limits.max_binding_size);
+        if limits.max_binding_size >= limits.max_buffer_size
+            || limits.max_binding_size > (512 << 20)
+        {
+            eprintln!(
+                "{acc}: binding limit {} not testable here",
+                limits.max_binding_size
+            );
             continue;
         }
         let n = (limits.max_binding_size / 4 + 1) as i32;
@@ -23,7 +28,10 @@ fn a_container_beyond_the_binding_limit_is_refused_at_launch() {
         .unwrap_err();
         match &err {
             Error::UnsupportedFeature { feature, .. } => {
-                assert!(feature.contains("max_storage_buffer_binding_size"), "{feature}");
+                assert!(
+                    feature.contains("max_storage_buffer_binding_size"),
+                    "{feature}"
+                );
             }
             other => panic!("{acc}: expected UnsupportedFeature, got {other:?}"),
         }
