@@ -149,7 +149,7 @@ pub fn launch_test_kernel(
 pub mod kernel {
     pub use crate::kernel::capture::{BindNative, Capture, CaptureList};
     pub use crate::kernel::ir;
-    pub use crate::kernel::math::{Bits, Float, Num};
+    pub use crate::kernel::math::{Abs, Bits, Float, Num};
     pub use crate::kernel::native::{CpuView, IntoIndex, Store, ops};
     pub use crate::kernel::{KernelSite, compiled_sources, launch, lower_to_wgsl, native_kernel};
 }

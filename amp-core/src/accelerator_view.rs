@@ -156,6 +156,17 @@ impl AcceleratorView {
     /// The accelerator this view belongs to.
     ///
     /// Corresponds to C++ AMP `accelerator_view::accelerator`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, QueuingMode};
+    ///
+    /// let acc = Accelerator::default()?;
+    /// let view = acc.create_view(QueuingMode::Immediate);
+    /// assert_eq!(view.accelerator(), &acc);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn accelerator(&self) -> &Accelerator {
         &self.inner.accelerator
     }
@@ -163,17 +174,63 @@ impl AcceleratorView {
     /// The view's queuing mode.
     ///
     /// Corresponds to C++ AMP `accelerator_view::queuing_mode`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, QueuingMode};
+    ///
+    /// let cpu = Accelerator::cpu();
+    /// assert_eq!(cpu.default_view().queuing_mode(), QueuingMode::Automatic);
+    /// let view = cpu.create_view(QueuingMode::Immediate);
+    /// assert_eq!(view.queuing_mode(), QueuingMode::Immediate);
+    /// ```
     pub fn queuing_mode(&self) -> QueuingMode {
         self.inner.mode
     }
 
     /// Whether the view's accelerator is an emulator (a software adapter or
     /// the CPU accelerator); see [`Accelerator::is_emulated`].
+    ///
+    /// A shortcut for `view.accelerator().is_emulated()` (in C++ AMP,
+    /// `view.accelerator.is_emulated`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    ///
+    /// assert!(Accelerator::cpu().default_view().is_emulated());
+    /// let view = Accelerator::default()?.default_view();
+    /// assert_eq!(view.is_emulated(), view.accelerator().is_emulated());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn is_emulated(&self) -> bool {
         self.inner.accelerator.is_emulated()
     }
 
     /// What the view recorded and submitted so far.
+    ///
+    /// `commands` counts every command recorded on the view (device-side copies,
+    /// kernel launches; host transfers are not commands), `submissions` the
+    /// batches handed to the device, `pending` the commands recorded but not yet
+    /// submitted. Has no C++ AMP counterpart.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, QueuingMode, copy};
+    ///
+    /// let view = Accelerator::default()?.create_view(QueuingMode::Automatic);
+    /// let a = Array::from_slice([4], &[1, 2, 3, 4], &view)?;
+    /// let mut b = Array::<i32, 1>::new([4], &view)?;
+    /// copy(&a, &mut b)?; // a device-side copy: one command, kept in the batch
+    /// assert_eq!((view.statistics().commands, view.statistics().pending), (1, 1));
+    /// view.flush()?;
+    /// let s = view.statistics();
+    /// assert_eq!((s.commands, s.submissions, s.pending), (1, 1, 0));
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn statistics(&self) -> ViewStatistics {
         let q = self.inner.queue.lock();
         ViewStatistics {
@@ -184,6 +241,23 @@ impl AcceleratorView {
 
     /// The transfers between the host and this view's accelerator that the
     /// view caused so far.
+    ///
+    /// Has no C++ AMP counterpart: use it to check that data moves no more often
+    /// than the program needs.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, QueuingMode};
+    ///
+    /// let view = Accelerator::default()?.create_view(QueuingMode::Automatic);
+    /// let a = Array::from_slice([256], &[7u32; 256], &view)?; // uploaded once
+    /// assert_eq!(a.to_vec()?, a.to_vec()?); // downloaded once, read twice
+    /// let t = view.transfers();
+    /// assert_eq!((t.uploads, t.bytes_uploaded), (1, 1024));
+    /// assert_eq!((t.downloads, t.bytes_downloaded), (1, 1024));
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn transfers(&self) -> TransferStatistics {
         let t = &self.inner.transfers;
         TransferStatistics {
@@ -208,6 +282,21 @@ impl AcceleratorView {
     /// [`Error::AcceleratorViewRemoved`](crate::Error::AcceleratorViewRemoved)
     /// if the device was lost; on the CPU accelerator, the first error of a
     /// pending command.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, QueuingMode, copy};
+    ///
+    /// let view = Accelerator::default()?.create_view(QueuingMode::Automatic);
+    /// let a = Array::from_slice([3], &[1.0f32, 2.0, 3.0], &view)?;
+    /// let mut b = Array::<f32, 1>::new([3], &view)?;
+    /// copy(&a, &mut b)?;
+    /// assert_eq!(view.statistics().pending, 1); // recorded, not yet submitted
+    /// view.flush()?;
+    /// assert_eq!(view.statistics().pending, 0); // submitted; it may still be running
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn flush(&self) -> Result<()> {
         let device = self.device()?;
         let host = {
@@ -225,6 +314,21 @@ impl AcceleratorView {
     /// # Errors
     ///
     /// As [`flush`](Self::flush).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, QueuingMode, copy};
+    ///
+    /// let view = Accelerator::default()?.create_view(QueuingMode::Automatic);
+    /// let a = Array::from_slice([2, 2], &[1, 2, 3, 4], &view)?;
+    /// let mut b = Array::<i32, 2>::new([2, 2], &view)?;
+    /// copy(&a, &mut b)?;
+    /// view.wait()?; // the copy has finished on the accelerator
+    /// assert_eq!(view.statistics().pending, 0);
+    /// assert_eq!(b.to_vec()?, [1, 2, 3, 4]);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn wait(&self) -> Result<()> {
         let device = self.device()?;
         let (host, last) = {

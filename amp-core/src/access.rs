@@ -5,6 +5,25 @@
 /// [`ReadWrite`]. Sealed: no other implementations exist.
 ///
 /// Corresponds to the `const` in C++ AMP `array_view<const T, N>`.
+///
+/// Generic code over views of either access bounds its parameter with it;
+/// [`WRITABLE`](Self::WRITABLE) tells them apart.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Access, ArrayView, ReadOnly, ReadWrite};
+///
+/// fn describe<A: Access>(_: &ArrayView<'_, i32, 1, A>) -> &'static str {
+///     if A::WRITABLE { "read-write" } else { "read-only" }
+/// }
+///
+/// let mut data = [1, 2, 3];
+/// assert_eq!(describe(&ArrayView::new([3], &data)?), "read-only");
+/// assert_eq!(describe(&ArrayView::new_mut([3], &mut data)?), "read-write");
+/// assert!(!ReadOnly::WRITABLE && ReadWrite::WRITABLE);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
 pub trait Access: sealed::Sealed + Send + Sync + 'static {
     /// Whether views with this access may be written.
     const WRITABLE: bool;

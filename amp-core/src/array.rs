@@ -119,6 +119,20 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// arrays).
     ///
     /// Corresponds to C++ AMP `array::associated_accelerator_view`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let gpu = Accelerator::default()?.default_view();
+    /// let plain = Array::<f32, 1>::new([4], &gpu)?;
+    /// assert_eq!(plain.associated_accelerator_view(), None);
+    /// let staging = Array::<f32, 1>::new_staging([4], &gpu)?;
+    /// assert_eq!(staging.associated_accelerator_view(), Some(&gpu));
+    /// assert!(staging.accelerator_view().accelerator().is_cpu()); // it lives on the CPU
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn associated_accelerator_view(&self) -> Option<&AcceleratorView> {
         self.staging.as_ref().map(|s| &s.associated)
     }
@@ -163,6 +177,18 @@ impl<T: Element, const N: usize> Array<T, N> {
     ///
     /// As [`new`](Self::new), and [`Error::InvalidArgument`] if `data` has
     /// another length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::from_slice([2, 3], &[1, 2, 3, 4, 5, 6], &view)?;
+    /// assert_eq!(a.get([1, 0])?, 4);
+    /// assert!(Array::from_slice([2, 2], &[1, 2, 3], &view).is_err()); // 3 elements for 4
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn from_slice(
         extent: impl Into<Extent<N>>,
         data: &[T],
@@ -185,6 +211,21 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// # Errors
     ///
     /// As [`from_slice`](Self::from_slice).
+    ///
+    /// Corresponds to C++ AMP `array<T, N>(extent, begin, accelerator_view)`
+    /// (the constructor that takes only a start iterator).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let squares = Array::from_iter_on([2, 2], (0..4).map(|i| i * i), &view)?;
+    /// assert_eq!(squares.to_vec()?, [0, 1, 4, 9]);
+    /// assert!(Array::<i32, 1>::from_iter_on([3], 0..4, &view).is_err()); // one too many
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn from_iter_on(
         extent: impl Into<Extent<N>>,
         iter: impl IntoIterator<Item = T>,
@@ -201,6 +242,20 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// # Errors
     ///
     /// As [`new`](Self::new).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, ArrayView};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let data = [1.0f32, 2.0, 3.0, 4.0];
+    /// let host = ArrayView::new([2, 2], &data)?;
+    /// let a = Array::from_view(&host, &view)?;
+    /// assert_eq!(a.extent(), host.extent());
+    /// assert_eq!(a.get([1, 1])?, 4.0);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn from_view<A: crate::Access>(
         source: &ArrayView<'_, T, N, A>,
         view: &AcceleratorView,
@@ -213,6 +268,23 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// # Errors
     ///
     /// [`Error::OutOfMemory`] if the accelerator cannot hold a second copy.
+    ///
+    /// Corresponds to C++ AMP's `array` copy constructor; [`Clone`] does the
+    /// same but panics where this returns an error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::from_slice([3], &[1, 2, 3], &view)?;
+    /// let b = a.try_clone()?;
+    /// b.set([0], 9)?;
+    /// assert_eq!(a.to_vec()?, [1, 2, 3]); // the copy is deep: `a` is unchanged
+    /// assert_eq!(b.to_vec()?, [9, 2, 3]);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn try_clone(&self) -> Result<Self> {
         let mut copy = Self::new(self.extent, &self.view)?;
         copy.staging = self
@@ -226,6 +298,18 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// The array's extent.
     ///
     /// Corresponds to C++ AMP `array::extent` (`get_extent`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, Extent};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::<u32, 3>::new([2, 3, 4], &view)?;
+    /// assert_eq!(a.extent(), Extent::new([2, 3, 4]));
+    /// assert_eq!(a.extent().size(), 24);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn extent(&self) -> Extent<N> {
         self.extent
     }
@@ -233,6 +317,18 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// The accelerator view the array lives on.
     ///
     /// Corresponds to C++ AMP `array::accelerator_view`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, QueuingMode};
+    ///
+    /// let view = Accelerator::cpu().create_view(QueuingMode::Immediate);
+    /// let a = Array::<f32, 1>::new([8], &view)?;
+    /// assert_eq!(a.accelerator_view(), &view);
+    /// assert!(a.accelerator_view().accelerator().is_cpu());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn accelerator_view(&self) -> &AcceleratorView {
         &self.view
     }
@@ -240,6 +336,22 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// A read-write view of the whole array, for kernels and host access.
     ///
     /// Corresponds to C++ AMP `array_view<T, N>(array)`.
+    ///
+    /// The view shares the array's data: what it writes, the array holds.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::from_slice([2, 2], &[1, 2, 3, 4], &view)?;
+    /// let v = a.view();
+    /// v.set([0, 1], 20)?;
+    /// assert_eq!(a.get([0, 1])?, 20);
+    /// assert_eq!(v.extent(), a.extent());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn view(&self) -> ArrayView<'_, T, N, ReadWrite> {
         ArrayView::from_storage(
             Arc::clone(&self.storage),
@@ -254,6 +366,19 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// # Errors
     ///
     /// [`Error::InvalidArgument`] for a section that does not fit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::from_iter_on([4, 4], 0..16, &view)?;
+    /// let s = a.section([1, 1], [2, 2])?;
+    /// assert_eq!(s.to_vec()?, [5, 6, 9, 10]);
+    /// assert!(a.section([3, 3], [2, 2]).is_err()); // does not fit
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn section(
         &self,
         origin: impl Into<Index<N>>,
@@ -269,6 +394,19 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// # Errors
     ///
     /// [`Error::InvalidArgument`] if `extent` is invalid or larger.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::from_iter_on([6], 0..6, &view)?;
+    /// let m = a.view_as([2, 3])?;
+    /// assert_eq!(m.get([1, 0])?, 3);
+    /// assert!(a.view_as([7]).is_err()); // more elements than the array has
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn view_as<const M: usize>(
         &self,
         extent: impl Into<Extent<M>>,
@@ -283,6 +421,19 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// # Errors
     ///
     /// [`Error::InvalidArgument`] if the size is not a whole number of `U`s.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, Extent, Float2};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::from_slice([2, 2], &[1.0f32, 2.0, 3.0, 4.0], &view)?;
+    /// let pairs = a.reinterpret_as::<Float2>()?;
+    /// assert_eq!(pairs.extent(), Extent::new([2]));
+    /// assert_eq!(pairs.get([1])?, Float2::new(3.0, 4.0));
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn reinterpret_as<U: Element>(&self) -> Result<ArrayView<'_, U, 1>> {
         self.view().reinterpret_as()
     }
@@ -292,6 +443,20 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// # Errors
     ///
     /// [`Error::InvalidArgument`] if `idx` is out of bounds.
+    ///
+    /// Corresponds to C++ AMP `array::operator()` on the host.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::from_slice([2, 3], &[1, 2, 3, 4, 5, 6], &view)?;
+    /// assert_eq!(a.get([1, 2])?, 6);
+    /// assert!(a.get([2, 0]).is_err());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn get(&self, idx: impl Into<Index<N>>) -> Result<T> {
         self.view().get(idx)
     }
@@ -301,6 +466,21 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// # Errors
     ///
     /// [`Error::InvalidArgument`] if `idx` is out of bounds.
+    ///
+    /// Corresponds to C++ AMP `array::operator()` used as an lvalue on the host.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::<i32, 2>::new([2, 2], &view)?;
+    /// a.set([1, 0], 7)?;
+    /// assert_eq!(a.to_vec()?, [0, 0, 7, 0]);
+    /// assert!(a.set([0, 2], 1).is_err());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn set(&self, idx: impl Into<Index<N>>, value: T) -> Result<()> {
         self.view().set(idx, value)
     }
@@ -312,6 +492,17 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// # Errors
     ///
     /// [`Error::AcceleratorViewRemoved`] if the device was lost.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::from_iter_on([3], [1.5f32, 2.5, 3.5], &view)?;
+    /// assert_eq!(a.to_vec()?, [1.5, 2.5, 3.5]);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn to_vec(&self) -> Result<Vec<T>> {
         self.view().to_vec()
     }
@@ -323,6 +514,23 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// # Errors
     ///
     /// [`Error::InvalidArgument`] if the extents differ.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, ArrayView};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::from_slice([3], &[1, 2, 3], &view)?;
+    /// let mut b = Array::<i32, 1>::new([3], &view)?;
+    /// a.copy_to(&mut b)?;
+    /// assert_eq!(b.to_vec()?, [1, 2, 3]);
+    /// let mut host = [0; 3];
+    /// a.copy_to(&mut ArrayView::new_mut([3], &mut host)?)?;
+    /// assert_eq!(host, [1, 2, 3]);
+    /// assert!(a.copy_to(&mut Array::<i32, 1>::new([4], &view)?).is_err());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn copy_to(&self, dest: &mut impl crate::CopyTarget<T, N>) -> Result<()> {
         crate::copy(self, dest)
     }

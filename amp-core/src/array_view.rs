@@ -125,6 +125,21 @@ impl<'a, T: Element, const N: usize> ArrayView<'a, T, N, ReadWrite> {
     ///
     /// [`Error::InvalidArgument`] if `extent` has a negative component or
     /// `data` is shorter than it. Empty extents are allowed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::ArrayView;
+    ///
+    /// let mut data = vec![0u32; 6];
+    /// {
+    ///     let v = ArrayView::new_mut([2, 3], &mut data)?;
+    ///     v.set([1, 2], 42)?;
+    /// } // the last view over `data` drops: everything is written back
+    /// assert_eq!(data, [0, 0, 0, 0, 0, 42]);
+    /// assert!(ArrayView::new_mut([4, 4], &mut data).is_err()); // 16 elements needed
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn new_mut(extent: impl Into<Extent<N>>, data: &'a mut [T]) -> Result<Self> {
         let extent = extent.into();
         let bytes = check_slice::<T, N>(&extent, data.len())?;
@@ -190,17 +205,63 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     /// The view's extent.
     ///
     /// Corresponds to C++ AMP `array_view::extent` (`get_extent`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{ArrayView, Extent};
+    ///
+    /// let data = [0.0f32; 12];
+    /// let v = ArrayView::new([3, 4], &data)?;
+    /// assert_eq!(v.extent(), Extent::new([3, 4]));
+    /// assert_eq!(v.section([1, 1], [2, 2])?.extent().size(), 4);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn extent(&self) -> Extent<N> {
         self.layout.extent
     }
 
     /// Whether the view has a data source (host data or an array).
+    ///
+    /// A view made by [`with_extent`](ArrayView::with_extent) has none: the
+    /// runtime owns its data. Has no C++ AMP counterpart.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, ArrayView};
+    ///
+    /// let data = [1, 2, 3];
+    /// assert!(ArrayView::new([3], &data)?.has_data_source());
+    /// assert!(!ArrayView::<i32, 1>::with_extent([3])?.has_data_source());
+    /// let a = Array::<i32, 1>::new([3], &Accelerator::default()?.default_view())?;
+    /// assert!(a.view().has_data_source());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn has_data_source(&self) -> bool {
         !matches!(self.storage.origin(), Origin::NoSource)
     }
 
     /// Whether the elements are dense in row-major order in their source
     /// (whole views, sections of whole rows, `view_as`, projections of those).
+    ///
+    /// Only a contiguous view can be reshaped with [`view_as`](Self::view_as)
+    /// or [`reinterpret_as`](Self::reinterpret_as). Has no C++ AMP counterpart.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::ArrayView;
+    ///
+    /// let data: Vec<i32> = (0..12).collect();
+    /// let v = ArrayView::new([3, 4], &data)?;
+    /// assert!(v.is_contiguous());
+    /// assert!(v.section([1, 0], [2, 4])?.is_contiguous()); // whole rows
+    /// let block = v.section([0, 1], [3, 2])?;
+    /// assert!(!block.is_contiguous()); // two columns of each row
+    /// assert!(block.view_as([6]).is_err());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn is_contiguous(&self) -> bool {
         self.layout.is_contiguous()
     }
@@ -239,6 +300,20 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     /// # Errors
     ///
     /// [`Error::InvalidArgument`] if `origin` lies outside the view.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{ArrayView, Extent};
+    ///
+    /// let data: Vec<i32> = (0..12).collect();
+    /// let v = ArrayView::new([3, 4], &data)?;
+    /// let corner = v.section_from([1, 2])?;
+    /// assert_eq!(corner.extent(), Extent::new([2, 2]));
+    /// assert_eq!(corner.to_vec()?, [6, 7, 10, 11]);
+    /// assert!(v.section_from([3, 0]).is_err());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn section_from(&self, origin: impl Into<Index<N>>) -> Result<Self> {
         let origin = origin.into();
         let extent = self.layout.extent - origin;
@@ -254,6 +329,19 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     ///
     /// [`Error::InvalidArgument`] if the view is not contiguous or `extent`
     /// is invalid or larger.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::ArrayView;
+    ///
+    /// let data: Vec<i32> = (0..12).collect();
+    /// let flat = ArrayView::new([12], &data)?;
+    /// let grid = flat.view_as([3, 4])?;
+    /// assert_eq!(grid[[2, 1]], 9);
+    /// assert!(flat.view_as([4, 4]).is_err()); // more elements than the view has
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn view_as<const M: usize>(
         &self,
         extent: impl Into<Extent<M>>,
@@ -306,6 +394,18 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     /// [`Error::InvalidArgument`] if `idx` is out of bounds;
     /// [`Error::AcceleratorViewRemoved`] if the only valid copy was on a lost
     /// device.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::ArrayView;
+    ///
+    /// let mut data = vec![1, 2, 3, 4];
+    /// let v = ArrayView::new_mut([2, 2], &mut data)?;
+    /// assert_eq!(v.get([1, 0])?, 3);
+    /// assert!(v.get([2, 0]).is_err());
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn get(&self, idx: impl Into<Index<N>>) -> Result<T> {
         let idx = idx.into();
         self.layout.check_index(&idx)?;
@@ -320,6 +420,21 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     /// # Errors
     ///
     /// As [`get`](Self::get).
+    ///
+    /// Corresponds to C++ AMP `concurrency::copy` from an `array_view` into a
+    /// host container.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::ArrayView;
+    ///
+    /// let data: Vec<i32> = (0..9).collect();
+    /// let v = ArrayView::new([3, 3], &data)?;
+    /// assert_eq!(v.to_vec()?, data);
+    /// assert_eq!(v.section([0, 1], [2, 2])?.to_vec()?, [1, 2, 4, 5]);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn to_vec(&self) -> Result<Vec<T>> {
         let mut bytes = Vec::new();
         if self.layout.is_contiguous() {
@@ -349,6 +464,26 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     /// # Errors
     ///
     /// [`Error::AcceleratorViewRemoved`] if the valid copy was on a lost device.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::prelude::*;
+    ///
+    /// let view = Accelerator::default()?.create_view(QueuingMode::Automatic);
+    /// let mut data = vec![1, 2, 3, 4];
+    /// {
+    ///     let v = ArrayView::new_mut([4], &mut data)?;
+    ///     parallel_for_each!(view, v.extent(), |idx: Index<1>| {
+    ///         v[idx] = v[idx] * 10;
+    ///     })?;
+    ///     v.synchronize()?; // the results are in `data` now
+    ///     v.synchronize()?; // nothing is stale: no second download
+    ///     assert_eq!(view.transfers().downloads, 1);
+    /// }
+    /// assert_eq!(data, [10, 20, 30, 40]);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn synchronize(&self) -> Result<()> {
         self.storage.synchronize(&self.layout.region())
     }
@@ -365,6 +500,21 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     /// # Errors
     ///
     /// As [`synchronize`](Self::synchronize).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array};
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let a = Array::<i32, 1>::new([4], &view)?;
+    /// let v = a.view();
+    /// v.set([2], 7)?; // written on the host
+    /// let done = v.synchronize_async()?; // back to the array's accelerator
+    /// assert!(done.is_ready()); // already: the transfer happened in the call
+    /// done.wait()?;
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn synchronize_async(&self) -> Result<CompletionFuture> {
         self.synchronize()?;
         Ok(CompletionFuture::ready(Ok(())))
@@ -378,6 +528,21 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     ///
     /// [`Error::OutOfMemory`] if the accelerator cannot hold the data;
     /// [`Error::AcceleratorViewRemoved`] if its device was lost.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, ArrayView, QueuingMode};
+    ///
+    /// let view = Accelerator::default()?.create_view(QueuingMode::Automatic);
+    /// let data = vec![1.0f32; 1024];
+    /// let v = ArrayView::new([1024], &data)?;
+    /// v.synchronize_to(&view)?; // uploaded now, ahead of the kernels that read it
+    /// v.synchronize_to(&view)?; // already there: nothing moves
+    /// let t = view.transfers();
+    /// assert_eq!((t.uploads, t.bytes_uploaded), (1, 4096));
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn synchronize_to(&self, view: &AcceleratorView) -> Result<()> {
         self.storage.synchronize_to(&self.layout.region(), view)
     }
@@ -387,6 +552,21 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     /// host data again.
     ///
     /// Corresponds to C++ AMP `array_view::refresh`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, ArrayView, QueuingMode};
+    ///
+    /// let view = Accelerator::default()?.create_view(QueuingMode::Automatic);
+    /// let data = vec![1.0f32; 64];
+    /// let v = ArrayView::new([64], &data)?;
+    /// v.synchronize_to(&view)?;
+    /// v.refresh(); // the accelerator's copy is now stale...
+    /// v.synchronize_to(&view)?; // ...so it is uploaded again
+    /// assert_eq!(view.transfers().uploads, 2);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn refresh(&self) {
         self.storage.refresh(&self.layout.region());
     }
@@ -407,6 +587,21 @@ impl<'a, T: Element, const N: usize> ArrayView<'a, T, N, ReadWrite> {
     /// # Errors
     ///
     /// [`Error::InvalidArgument`] if `idx` is out of bounds.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::ArrayView;
+    ///
+    /// let mut data = [0; 4];
+    /// {
+    ///     let v = ArrayView::new_mut([2, 2], &mut data)?;
+    ///     v.set([1, 1], 9)?;
+    ///     assert!(v.set([2, 0], 1).is_err());
+    /// }
+    /// assert_eq!(data, [0, 0, 0, 9]);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn set(&self, idx: impl Into<Index<N>>, value: T) -> Result<()> {
         let idx = idx.into();
         self.layout.check_index(&idx)?;
@@ -420,6 +615,25 @@ impl<'a, T: Element, const N: usize> ArrayView<'a, T, N, ReadWrite> {
     /// them). A view with no data source keeps its data: it has no other copy.
     ///
     /// Corresponds to C++ AMP `array_view::discard_data`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::prelude::*;
+    ///
+    /// let view = Accelerator::default()?.create_view(QueuingMode::Automatic);
+    /// let mut out = vec![0.0f32; 256];
+    /// {
+    ///     let v = ArrayView::new_mut([256], &mut out)?;
+    ///     v.discard_data(); // the kernel overwrites every element
+    ///     parallel_for_each!(view, v.extent(), |idx: Index<1>| {
+    ///         v[idx] = 1.5;
+    ///     })?;
+    /// }
+    /// assert_eq!(view.transfers().uploads, 0); // `out` was never uploaded
+    /// assert!(out.iter().all(|&x| x == 1.5));
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn discard_data(&self) {
         self.storage.discard(&self.layout.region());
     }
@@ -438,6 +652,20 @@ macro_rules! impl_view_projection {
             /// # Errors
             ///
             /// [`Error::InvalidArgument`] if `i` is out of bounds.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            /// use amp_core::{ArrayView, Extent};
+            ///
+            /// let data: Vec<i32> = (0..6).collect();
+            /// let m = ArrayView::new([2, 3], &data)?;
+            /// let row = m.project(1)?;
+            /// assert_eq!(row.extent(), Extent::new([3]));
+            /// assert_eq!(row.to_vec()?, [3, 4, 5]);
+            /// assert!(m.project(2).is_err());
+            /// # Ok::<(), amp_core::Error>(())
+            /// ```
             pub fn project(&self, i: i32) -> Result<ArrayView<'a, T, $m, A>> {
                 Ok(self.derive(Project::<$m>::project(&self.layout, i)?))
             }

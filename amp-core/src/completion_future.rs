@@ -92,6 +92,19 @@ impl CompletionFuture {
     ///
     /// Corresponds to C++ AMP `completion_future::wait_for(0)` returning
     /// `ready`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// let marker = view.create_marker()?;
+    /// marker.wait()?;
+    /// assert!(marker.is_ready());
+    /// assert!(marker.clone().is_ready()); // clones share one completion
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn is_ready(&self) -> bool {
         self.inner.state.lock().result.is_some()
     }
@@ -104,6 +117,21 @@ impl CompletionFuture {
     ///
     /// [`Error::AcceleratorViewRemoved`](crate::Error::AcceleratorViewRemoved)
     /// if the device was lost before they finished.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, Array, QueuingMode, copy_async};
+    ///
+    /// let view = Accelerator::default()?.create_view(QueuingMode::Automatic);
+    /// let a = Array::from_slice([4], &[1, 2, 3, 4], &view)?;
+    /// let mut b = Array::<i32, 1>::new([4], &view)?;
+    /// let done = copy_async(&a, &mut b)?;
+    /// done.wait()?;
+    /// assert!(done.is_ready());
+    /// assert_eq!(b.to_vec()?, [1, 2, 3, 4]);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn wait(&self) -> Result<()> {
         if let Some(result) = &self.inner.state.lock().result {
             return result.clone();
@@ -117,6 +145,22 @@ impl CompletionFuture {
     /// this thread, if they already have; otherwise on a helper thread.
     ///
     /// Corresponds to C++ AMP `completion_future::then`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    ///
+    /// let marker = Accelerator::default()?.default_view().create_marker()?;
+    /// marker.wait()?;
+    /// let ran = Arc::new(AtomicBool::new(false));
+    /// let flag = Arc::clone(&ran);
+    /// marker.then(move |result| flag.store(result.is_ok(), Ordering::SeqCst));
+    /// assert!(ran.load(Ordering::SeqCst)); // already complete: `f` ran at once, here
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
     pub fn then(&self, f: impl FnOnce(Result<()>) + Send + 'static) {
         let mut state = self.inner.state.lock();
         if let Some(result) = &state.result {

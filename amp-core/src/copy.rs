@@ -22,6 +22,35 @@ mod sealed {
 
 /// Something [`copy`] can read: an [`Array`], an [`ArrayView`], or a host
 /// slice (`[T]`, of any rank's size). Sealed.
+///
+/// Bound a generic function with it to accept all three.
+///
+/// Corresponds to the source arguments of C++ AMP `concurrency::copy`.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Accelerator, AcceleratorView, Array, ArrayView, CopySource, copy};
+///
+/// /// Uploads any source of three `f32`s to a new array on `view`.
+/// fn upload<S>(src: &S, view: &AcceleratorView) -> amp_core::Result<Array<f32, 1>>
+/// where
+///     S: CopySource<f32, 1> + ?Sized,
+/// {
+///     let mut a = Array::new([3], view)?;
+///     copy(src, &mut a)?;
+///     Ok(a)
+/// }
+///
+/// let view = Accelerator::default()?.default_view();
+/// let host = [1.0f32, 2.0, 3.0];
+/// let from_slice = upload(&host[..], &view)?;
+/// let from_array = upload(&from_slice, &view)?;
+/// let from_view = upload(&ArrayView::new([3], &host)?, &view)?;
+/// assert_eq!(from_array.to_vec()?, host);
+/// assert_eq!(from_view.to_vec()?, host);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
 pub trait CopySource<T: Element, const N: usize>: sealed::Sealed {
     /// The extent, or `None` for a host slice.
     #[doc(hidden)]
@@ -41,6 +70,32 @@ pub trait CopySource<T: Element, const N: usize>: sealed::Sealed {
 
 /// Something [`copy`] can write: an [`Array`], a writable [`ArrayView`], or a
 /// host slice. Sealed.
+///
+/// A read-only [`ArrayView`] is not one. Bound a generic function with it to
+/// accept all three.
+///
+/// Corresponds to the destination arguments of C++ AMP `concurrency::copy`.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Accelerator, Array, CopyTarget, copy};
+///
+/// /// Fills `dest` with 0, 1, 2, ... (`n` elements).
+/// fn fill<D: CopyTarget<u32, 1> + ?Sized>(dest: &mut D, n: u32) -> amp_core::Result<()> {
+///     let data: Vec<u32> = (0..n).collect();
+///     copy(&data[..], dest)
+/// }
+///
+/// let view = Accelerator::default()?.default_view();
+/// let mut a = Array::<u32, 1>::new([4], &view)?;
+/// fill(&mut a, 4)?;
+/// let mut host = [0u32; 4];
+/// fill(&mut host[..], 4)?;
+/// assert_eq!(a.to_vec()?, host);
+/// assert!(fill(&mut a, 5).is_err()); // the element counts differ
+/// # Ok::<(), amp_core::Error>(())
+/// ```
 pub trait CopyTarget<T: Element, const N: usize>: sealed::Sealed {
     /// The extent, or `None` for a host slice.
     #[doc(hidden)]

@@ -7,6 +7,25 @@
 //! match on them.
 
 /// The result type of every fallible amp-rs operation.
+///
+/// `E` defaults to [`Error`], so `Result<T>` is the usual spelling; `?`
+/// propagates amp-rs errors through it. C++ AMP reports the same failures by
+/// throwing `runtime_exception`.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Accelerator, Array, Result};
+///
+/// fn sum_on_default(data: &[f32]) -> Result<f32> {
+///     let view = Accelerator::default()?.default_view();
+///     let a = Array::from_slice([data.len() as i32], data, &view)?;
+///     Ok(a.to_vec()?.iter().sum())
+/// }
+///
+/// assert_eq!(sum_on_default(&[1.0, 2.0, 3.0])?, 6.0);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Every error amp-rs reports.

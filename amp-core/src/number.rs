@@ -41,7 +41,7 @@ pub trait Number:
 ///
 /// assert_eq!(hypot(3.0f32, 4.0), 5.0);
 /// ```
-pub trait Float: Number + math::Float {}
+pub trait Float: Number + math::Float + ops::Negate {}
 
 /// `i32` or `u32`: a [`Number`] with the bit functions and shifts.
 pub trait Integer: Number + math::Bits + ops::Shift {}

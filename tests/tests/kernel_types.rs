@@ -2,8 +2,16 @@
 //! container elements, locals, fields (read and assigned) and values,
 //! compared with the same code in plain Rust on every accelerator.
 
+use amp_core::kernel;
 use amp_core::prelude::*;
 use amp_tests::{Rng, accelerators};
+
+/// A `#[kernel]` function on vectors and tuples.
+#[kernel]
+fn length_and_sum(v: Float4) -> (f32, f32) {
+    let s: Float4 = v * v;
+    ((s.x + s.y + s.z + s.w).sqrt(), v.x + v.y + v.z + v.w)
+}
 
 /// An N-body particle (the C++ AMP NBody sample's layout).
 #[repr(C)]
@@ -66,6 +74,12 @@ fn structs_and_vectors_in_kernels() {
                     _pad: [0.0; 3],
                 };
                 let (vx, vy) = (velocity.x, velocity.y);
+                let (len, sum) = length_and_sum(velocity);
+                let mut moved = idx;
+                moved[0] += 0;
+                if moved == idx && len >= 0.0 && sum == sum {
+                    output[idx].mass = output[idx].mass + 0.0;
+                }
                 let mut s = Float2::splat(0.0);
                 s.x = vx * vx;
                 s.y = vy * vy;

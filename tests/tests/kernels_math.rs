@@ -6,25 +6,14 @@
 //! Newton iteration.
 //!
 //! Every kernel runs on every accelerator and is compared with Rust's own
-//! functions; documented deviations from `std` (WGSL's `sign(0) == 0` for
-//! `signum`, FMA fusing in `mul_add`) are spelled out in the references.
+//! functions; documented deviations from `std` (FMA fusing in `mul_add`)
+//! are spelled out in the references.
 
 mod kernel_support;
 
 use amp_core::prelude::*;
 use amp_tests::Rng;
 use kernel_support::*;
-
-/// WGSL `sign`: 0 for 0 (Rust's `signum` gives 1 for +0.0).
-fn sign32(x: f32) -> f32 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else {
-        0.0
-    }
-}
 
 /// Basic `f32` functions: `sqrt abs floor ceil trunc round fract min max
 /// clamp signum recip mul_add`, with exact halves for `round`.
@@ -122,7 +111,7 @@ fn f32_basic_functions() {
         );
         assert_close32(
             row(6),
-            &want(&|x, _| x - x.floor()),
+            &want(&|x, _| x.fract()),
             0.0,
             1e-6,
             &format!("{what} fract"),
@@ -134,7 +123,11 @@ fn f32_basic_functions() {
             &want(&|x, _| x.clamp(-10.0, 20.0)),
             &format!("{what} clamp"),
         );
-        assert_bits32(row(10), &want(&|x, _| sign32(x)), &format!("{what} signum"));
+        assert_bits32(
+            row(10),
+            &want(&|x, _| x.signum()),
+            &format!("{what} signum"),
+        );
         assert_close32(
             row(11),
             &want(&|x, _| 1.0 / (x + 200.0)),
@@ -319,7 +312,7 @@ fn integer_abs_min_max_clamp() {
                 o[3][i] = x.clamp(-1000, 1_000_000);
                 let p = uav[idx];
                 let q = y as u32;
-                u[0][i] = p.abs();
+                u[0][i] = p;
                 u[1][i] = p.min(q);
                 u[2][i] = p.max(q);
                 u[3][i] = p.clamp(1000, 3_000_000_000);
@@ -453,15 +446,6 @@ fn f64_basic_functions() {
         let want = |f: &dyn Fn(f64, f64) -> f64| {
             a.iter().zip(&b).map(|(x, y)| f(*x, *y)).collect::<Vec<_>>()
         };
-        let sign = |x: f64| {
-            if x > 0.0 {
-                1.0
-            } else if x < 0.0 {
-                -1.0
-            } else {
-                0.0
-            }
-        };
         assert_close64(
             row(0),
             &want(&|x, _| x.abs().sqrt()),
@@ -506,7 +490,7 @@ fn f64_basic_functions() {
         );
         assert_close64(
             row(6),
-            &want(&|x, _| x - x.floor()),
+            &want(&|x, _| x.fract()),
             0.0,
             1e-12,
             &format!("{what} fract"),
@@ -527,7 +511,7 @@ fn f64_basic_functions() {
         );
         assert_close64(
             row(9),
-            &want(&|x, _| sign(x) / (x + 2e4)),
+            &want(&|x, _| x.signum() / (x + 2e4)),
             1e-15,
             0.0,
             &format!("{what} signum/recip"),

@@ -4,8 +4,6 @@
 
 /// Functions of both integers and floats.
 pub trait Num: Copy + PartialOrd {
-    /// Absolute value (wrapping for `i32::MIN`, as WGSL's `abs`).
-    fn abs(self) -> Self;
     /// The smaller of the two.
     fn min(self, b: Self) -> Self;
     /// The larger of the two.
@@ -17,9 +15,6 @@ pub trait Num: Copy + PartialOrd {
 }
 
 impl Num for i32 {
-    fn abs(self) -> Self {
-        self.wrapping_abs()
-    }
     fn min(self, b: Self) -> Self {
         Ord::min(self, b)
     }
@@ -29,9 +24,6 @@ impl Num for i32 {
 }
 
 impl Num for u32 {
-    fn abs(self) -> Self {
-        self
-    }
     fn min(self, b: Self) -> Self {
         Ord::min(self, b)
     }
@@ -43,13 +35,41 @@ impl Num for u32 {
 macro_rules! float_num {
     ($($t:ty),*) => {$(
         impl Num for $t {
-            fn abs(self) -> Self { <$t>::abs(self) }
             fn min(self, b: Self) -> Self { <$t>::min(self, b) }
             fn max(self, b: Self) -> Self { <$t>::max(self, b) }
         }
     )*};
 }
 float_num!(f32, f64);
+
+/// Absolute value, for the types Rust has it on (not `u32`).
+#[diagnostic::on_unimplemented(
+    message = "`abs` is not defined for `{Self}` in kernels",
+    label = "as in Rust, unsigned integers have no `abs`"
+)]
+pub trait Abs: Copy {
+    /// `|self|` (wrapping for `i32::MIN`, as WGSL's `abs` and Rust's
+    /// release builds' `wrapping_abs`).
+    fn abs(self) -> Self;
+}
+
+impl Abs for i32 {
+    fn abs(self) -> Self {
+        self.wrapping_abs()
+    }
+}
+
+impl Abs for f32 {
+    fn abs(self) -> Self {
+        f32::abs(self)
+    }
+}
+
+impl Abs for f64 {
+    fn abs(self) -> Self {
+        f64::abs(self)
+    }
+}
 
 /// Integer bit functions.
 pub trait Bits: Copy {
@@ -76,7 +96,7 @@ macro_rules! bits {
 bits!(i32, u32);
 
 /// Float functions (`f32`, `f64`).
-pub trait Float: Num {
+pub trait Float: Num + Abs {
     #[allow(missing_docs)]
     fn sqrt(self) -> Self;
     #[allow(missing_docs)]
@@ -119,11 +139,12 @@ pub trait Float: Num {
     fn powf(self, e: Self) -> Self;
     /// `self * a + b`.
     fn mul_add(self, a: Self, b: Self) -> Self;
-    /// The sign: -1, 0 or 1 (WGSL `sign`; unlike Rust's `signum`, 0 for 0).
+    /// The sign, as Rust's `signum`: 1 for `+0.0` and positives, -1 for
+    /// `-0.0` and negatives, NaN for NaN.
     fn signum(self) -> Self;
     /// `1 / self`.
     fn recip(self) -> Self;
-    /// `self - floor(self)` (WGSL `fract`).
+    /// `self - trunc(self)`, as Rust's `fract`.
     fn fract(self) -> Self;
 }
 
@@ -151,9 +172,9 @@ macro_rules! float_fns {
             fn tanh(self) -> Self { <$t>::tanh(self) }
             fn powf(self, e: Self) -> Self { <$t>::powf(self, e) }
             fn mul_add(self, a: Self, b: Self) -> Self { self * a + b }
-            fn signum(self) -> Self { if self > 0.0 { 1.0 } else if self < 0.0 { -1.0 } else { 0.0 } }
+            fn signum(self) -> Self { <$t>::signum(self) }
             fn recip(self) -> Self { 1.0 / self }
-            fn fract(self) -> Self { self - <$t>::floor(self) }
+            fn fract(self) -> Self { <$t>::fract(self) }
         }
     )*};
 }

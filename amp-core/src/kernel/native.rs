@@ -291,9 +291,43 @@ pub mod ops {
         a.rem2(b)
     }
     /// `-a`.
-    pub fn neg<T: Arith>(a: T) -> T {
-        a.neg()
+    pub fn neg<T: Negate>(a: T) -> T {
+        a.negate()
     }
+
+    /// Negation, for the types Rust negates (not `u32`).
+    #[diagnostic::on_unimplemented(
+        message = "cannot negate `{Self}` in a kernel",
+        label = "Rust has no unary `-` for this type",
+        note = "as in Rust, unsigned integers cannot be negated; write `0 - x` (kernel integer arithmetic wraps)"
+    )]
+    pub trait Negate: Copy {
+        /// `-self` (wrapping for `i32`).
+        fn negate(self) -> Self;
+    }
+    macro_rules! negate {
+        ($($t:ty),*) => {$(
+            impl Negate for $t {
+                fn negate(self) -> Self { Arith::neg(self) }
+            }
+        )*};
+    }
+    negate!(i32, f32, f64);
+    impl<const N: usize> Negate for crate::Index<N> {
+        fn negate(self) -> Self {
+            -self
+        }
+    }
+    macro_rules! negate_vector {
+        ($($v:ident),*) => {$(
+            impl Negate for crate::$v {
+                fn negate(self) -> Self { -self }
+            }
+        )*};
+    }
+    negate_vector!(
+        Int2, Int3, Int4, Float2, Float3, Float4, Double2, Double3, Double4
+    );
 
     /// Shifts with WGSL's semantics: the amount is taken modulo the width.
     pub trait Shift: Copy {
@@ -355,10 +389,20 @@ pub mod ops {
             impl CastTo<u32> for $from { fn cast(self) -> u32 { self as u32 } }
             impl CastTo<f32> for $from { fn cast(self) -> f32 { self as f32 } }
             impl CastTo<f64> for $from { fn cast(self) -> f64 { self as f64 } }
-            impl CastTo<usize> for $from { fn cast(self) -> usize { self as usize } }
         )*};
     }
     casts!(i32, u32, f32, f64);
+    // Indices: integers only, as in Rust (`arr[x]` needs a `usize`).
+    impl CastTo<usize> for i32 {
+        fn cast(self) -> usize {
+            self as usize
+        }
+    }
+    impl CastTo<usize> for u32 {
+        fn cast(self) -> usize {
+            self as usize
+        }
+    }
     impl CastTo<i32> for bool {
         fn cast(self) -> i32 {
             self as i32

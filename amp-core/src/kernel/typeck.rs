@@ -385,6 +385,7 @@ impl Checker<'_> {
                     self.solver.require(&it, Kind::Int, span)?;
                     t = match self.solver.resolve(&t) {
                         Term::ArrayOf(elem, _) => *elem,
+                        Term::Known(Type::Index(_)) => i32t(),
                         other => {
                             return Err(type_error(
                                 span,

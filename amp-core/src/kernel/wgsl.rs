@@ -909,6 +909,7 @@ impl Writer<'_> {
         let mut params = Vec::new();
         for (i, (local, pname, ty)) in func.params.iter().enumerate() {
             let ty = typeck::substitute(ty, type_args);
+            w.note(&ty);
             let wname = w.namer.name(pname);
             w.locals.insert(*local, wname.clone());
             params.push(format!("amp_a{i}: {}", type_wgsl(&ty)));
@@ -930,6 +931,7 @@ impl Writer<'_> {
         })();
         self.fns.borrow_mut().stack.pop();
         result?;
+        self.note(&ret);
         self.uses_f64 |= w.uses_f64 || ret == Type::Scalar(Scalar::F64);
         let ret_text = if ret == Type::Index(0) {
             String::new()
@@ -1372,6 +1374,23 @@ impl Writer<'_> {
         span: Span,
         pre: &mut Vec<String>,
     ) -> Result<(String, Type)> {
+        if let (Type::Index(n), Type::Index(_)) = (&lt, &rt)
+            && matches!(op, BinOp::Eq | BinOp::Ne)
+        {
+            // Arrays do not compare in WGSL: compare the components.
+            let (join, cmp) = if op == BinOp::Eq {
+                (" && ", "==")
+            } else {
+                (" || ", "!=")
+            };
+            let parts: Vec<String> = (0..*n)
+                .map(|d| format!("({l}[{d}] {cmp} {r}[{d}])"))
+                .collect();
+            return Ok((
+                format!("({})", parts.join(join)),
+                Type::Scalar(Scalar::Bool),
+            ));
+        }
         if let (Type::Index(n), _) | (_, Type::Index(n)) = (&lt, &rt) {
             let n = *n;
             let part = |v: &str, t: &Type, d: u32| match t {
@@ -1560,9 +1579,24 @@ impl Writer<'_> {
             Tanh => simple("tanh"),
             Powf => simple("pow"),
             MulAdd => simple("fma"),
-            Signum => simple("sign"),
+            Signum => {
+                // Rust's `signum`: 1 for +0.0, -1 for -0.0, NaN for NaN
+                // (WGSL's `sign` gives 0 for zeros).
+                let tmp = self.fresh();
+                pre.push(format!("let {tmp} = {};", a[0]));
+                if ty == Type::Scalar(Scalar::F32) {
+                    format!(
+                        "select(select(-1.0f, 1.0f, (bitcast<u32>({tmp}) & 0x80000000u) == 0u), {tmp}, (bitcast<u32>({tmp}) & 0x7fffffffu) > 0x7f800000u)"
+                    )
+                } else {
+                    format!(
+                        "select(select(-1.0lf, 1.0lf, {tmp} > 0.0lf || ({tmp} == 0.0lf && 1.0lf / {tmp} > 0.0lf)), {tmp}, {tmp} != {tmp})"
+                    )
+                }
+            }
             Recip => format!("(1.0 / {})", a[0]),
-            Fract => format!("({0} - floor({0}))", a[0]),
+            // Rust's `fract`: `x - trunc(x)` (WGSL's `fract` floors).
+            Fract => format!("({0} - trunc({0}))", a[0]),
             CountOnes => {
                 return Ok((
                     format!("u32(countOneBits({}))", a[0]),

@@ -45,6 +45,10 @@ pub(crate) enum Ty {
     Array(Box<Ty>, u32),
     /// Type parameter `k` of a generic `#[kernel]` function.
     Param(u32),
+    /// A short vector or `#[derive(Element)]` struct, by its Rust type.
+    Named(syn::Type),
+    /// A tuple.
+    Tuple(Vec<Ty>),
 }
 
 /// Literals, as written.
@@ -145,6 +149,9 @@ pub(crate) enum StmtKind {
     Break,
     Continue,
     Return(Option<Expr>),
+    /// Native-only code that makes rustc check what the lowering no longer
+    /// shows it (a lowered `match`'s exhaustiveness).
+    NativeCheck(proc_macro2::TokenStream),
 }
 
 #[derive(Debug, Clone, Default)]

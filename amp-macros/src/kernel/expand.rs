@@ -43,6 +43,11 @@ fn ty_tokens(t: &Ty) -> TokenStream {
             quote!(__ir::Type::Array(::std::boxed::Box::new(#e), #n))
         }
         Ty::Param(k) => quote!(__ir::Type::Param(#k)),
+        Ty::Named(t) => quote!(__ir::Type::of::<#t>()),
+        Ty::Tuple(ts) => {
+            let ts = ts.iter().map(ty_tokens);
+            quote!(__ir::Type::Tuple(::std::vec![#(#ts),*]))
+        }
     }
 }
 
@@ -62,13 +67,19 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
     };
     let domain = &k.domain;
     let ir_body = ir_block(&k.body);
-    let native_binds = caps.iter().enumerate().map(|(i, c)| {
-        let i = syn::Index::from(i);
-        quote! {
-            #[allow(unused_variables)]
-            let #c = ::amp_core::__private::kernel::BindNative::native(&__amp_caps.#i);
-        }
-    });
+    // Upper-case names (constants, usually) are used from the enclosing
+    // scope directly: `let CONST = ..` would be a pattern, not a binding.
+    let native_binds = caps
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !is_upper(c))
+        .map(|(i, c)| {
+            let i = syn::Index::from(i);
+            quote! {
+                #[allow(unused_variables)]
+                let #c = ::amp_core::__private::kernel::BindNative::native(&__amp_caps.#i);
+            }
+        });
     let native_body = native_block(&k.body);
     let index = &k.index;
     quote! {
@@ -104,7 +115,11 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
 // ---------------------------------------------------------------- IR builder
 
 fn ir_block(b: &Block) -> TokenStream {
-    let stmts = b.stmts.iter().map(ir_stmt);
+    let stmts = b
+        .stmts
+        .iter()
+        .filter(|s| !matches!(s.kind, StmtKind::NativeCheck(_)))
+        .map(ir_stmt);
     let tail = match &b.tail {
         Some(t) => {
             let t = ir_expr(t);
@@ -215,6 +230,7 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
             let e = opt_expr(e.as_ref());
             quote!(__ir::StmtKind::Return(#e))
         }
+        StmtKind::NativeCheck(_) => unreachable!("filtered out of IR blocks"),
     };
     quote!(__ir::Stmt::new(#kind, #span))
 }
@@ -575,6 +591,7 @@ fn native_stmt(s: &Stmt) -> TokenStream {
         }
         StmtKind::Break => quote_spanned!(span=> break;),
         StmtKind::Continue => quote_spanned!(span=> continue;),
+        StmtKind::NativeCheck(tokens) => tokens.clone(),
         StmtKind::Return(None) => quote_spanned!(span=> return;),
         StmtKind::Return(Some(e)) => {
             let e = native_expr(e);
@@ -666,7 +683,8 @@ fn native_expr(e: &Expr) -> TokenStream {
         }
         ExprKind::Call(_, method, args) => {
             let trait_path = match method.to_string().as_str() {
-                "abs" | "min" | "max" | "clamp" => kpath("Num"),
+                "abs" => kpath("Abs"),
+                "min" | "max" | "clamp" => kpath("Num"),
                 "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits" => kpath("Bits"),
                 _ => kpath("Float"),
             };
@@ -861,4 +879,12 @@ fn member_tokens(m: &syn::Member) -> TokenStream {
             quote!(__ir::Member::Index(#i))
         }
     }
+}
+
+/// Whether `name` is spelled like a constant (`TILE`, `N2`).
+fn is_upper(name: &proc_macro2::Ident) -> bool {
+    let s = name.to_string();
+    s.chars().any(|c| c.is_ascii_uppercase())
+        && s.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }

@@ -306,11 +306,28 @@ fn ty_of(ty: &syn::Type, type_params: &[String], errors: &mut Errors) -> Option<
             {
                 return Some(Ty::Index(n));
             }
-            errors.at(
-                ty,
-                format!("`{name}` is not a kernel type: kernel locals are i32, u32, f32, f64, bool, Index<N> and fixed-size arrays of them"),
-            );
-            None
+            const NOT_KERNEL_TYPES: &[&str] = &[
+                "i8", "i16", "i64", "i128", "isize", "u8", "u16", "u64", "u128", "usize", "char",
+                "str", "String", "Vec", "Box", "Rc", "Arc", "Option", "Result", "Index",
+            ];
+            if NOT_KERNEL_TYPES.contains(&name.as_str()) {
+                errors.at(
+                    ty,
+                    format!("`{name}` is not a kernel type: kernel values are i32, u32, f32, f64, bool, Index<N>, short vectors, #[derive(Element)] structs, tuples and fixed-size arrays of them"),
+                );
+                return None;
+            }
+            // A short vector or a `#[derive(Element)]` struct (rustc checks
+            // that it implements `Element`).
+            Some(Ty::Named(ty.clone()))
+        }
+        syn::Type::Tuple(t) if !t.elems.is_empty() => {
+            let parts: Vec<Ty> = t
+                .elems
+                .iter()
+                .filter_map(|e| ty_of(e, type_params, errors))
+                .collect();
+            (parts.len() == t.elems.len()).then_some(Ty::Tuple(parts))
         }
         syn::Type::Array(a) => {
             let elem = ty_of(&a.elem, type_params, errors)?;
@@ -869,7 +886,13 @@ impl Resolver<'_> {
                             ExprKind::Local(id, alias.unwrap_or(name))
                         }
                         Some(Binding::Index) => ExprKind::KernelIndex(name),
-                        None if is_const_name(&name.to_string()) => ExprKind::Const(p.path.clone()),
+                        // In a `#[kernel]` function an upper-case name is a
+                        // constant or a const parameter (it cannot capture).
+                        // In a kernel it may also be a variable: captured by
+                        // value, it is right at every launch.
+                        None if self.function && is_const_name(&name.to_string()) => {
+                            ExprKind::Const(p.path.clone())
+                        }
                         None => {
                             let c = self.capture(&name)?;
                             ExprKind::Capture(c, name)
@@ -1253,6 +1276,23 @@ impl Resolver<'_> {
             });
         }
         let mut block = chain.unwrap_or_default();
+        // rustc checks the exhaustiveness of the original patterns (guarded
+        // arms do not count, as in Rust); the lowered `if` chain would hide
+        // a missing case.
+        let pats: Vec<&syn::Pat> = m
+            .arms
+            .iter()
+            .filter(|a| a.guard.is_none())
+            .map(|a| &a.pat)
+            .collect();
+        let check = Stmt {
+            kind: StmtKind::NativeCheck(quote::quote_spanned! {span=>
+                #[allow(unreachable_patterns, unused_variables, clippy::all)]
+                match #tmp { #(#pats => {})* }
+            }),
+            span,
+        };
+        block.stmts.insert(0, check);
         block.stmts.insert(0, let_stmt);
         Some(Expr {
             kind: ExprKind::Block(block),
