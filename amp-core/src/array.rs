@@ -531,7 +531,7 @@ impl<T: Element, const N: usize> Array<T, N> {
     /// assert!(a.copy_to(&mut Array::<i32, 1>::new([4], &view)?).is_err());
     /// # Ok::<(), amp_core::Error>(())
     /// ```
-    pub fn copy_to(&self, dest: &mut impl crate::CopyTarget<T, N>) -> Result<()> {
+    pub fn copy_to(&self, dest: &mut (impl crate::CopyTarget<T, N> + ?Sized)) -> Result<()> {
         crate::copy(self, dest)
     }
 

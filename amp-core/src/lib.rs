@@ -91,7 +91,54 @@ pub use tiled_index::{TileBarrier, TileSync, TiledIndex};
 /// assert_eq!(Light::WGSL_SIZE, 32);
 /// ```
 pub use amp_macros::Element;
-pub use amp_macros::{kernel, parallel_for_each};
+/// Makes a free function callable from kernels (and still from Rust).
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::prelude::*;
+/// use amp_core::{Float, kernel};
+///
+/// #[kernel]
+/// fn lerp<T: Float>(a: T, b: T, t: T) -> T {
+///     a + (b - a) * t
+/// }
+///
+/// assert_eq!(lerp(1.0f32, 3.0, 0.5), 2.0); // an ordinary Rust function too
+/// let mut out = vec![0.0f32; 4];
+/// {
+///     let ov = ArrayView::new_mut([4], &mut out)?;
+///     parallel_for_each!(ov.extent(), |idx: Index<1>| {
+///         ov[idx] = lerp(0.0f32, 8.0, idx[0] as f32 / 4.0);
+///     })?;
+/// }
+/// assert_eq!(out, [0.0, 2.0, 4.0, 6.0]);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+pub use amp_macros::kernel;
+/// Runs a kernel over every index of a compute domain, on an accelerator
+/// view (by default, the default accelerator's).
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::prelude::*;
+///
+/// let view = Accelerator::default()?.default_view();
+/// let a = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
+/// let mut out = vec![0.0f32; 6];
+/// {
+///     let av = ArrayView::new([2, 3], &a)?;
+///     let ov = ArrayView::new_mut([2, 3], &mut out)?;
+///     ov.discard_data();
+///     parallel_for_each!(view, ov.extent(), |idx: Index<2>| {
+///         ov[idx] = av[idx] * 2.0 + idx[0] as f32;
+///     })?;
+/// } // the results come back as `ov` drops
+/// assert_eq!(out, [2.0, 4.0, 6.0, 9.0, 11.0, 13.0]);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+pub use amp_macros::parallel_for_each;
 
 // Lets `#[derive(Element)]`, whose code names `::amp_core`, work in this
 // crate's own tests.

@@ -15,10 +15,27 @@ mod sealed {
 /// A number kernels compute with: `i32`, `u32`, `f32` or `f64`. Sealed.
 ///
 /// The bound of a generic `#[kernel]` function's type parameter that needs
-/// only arithmetic, comparisons, `abs`, `min`, `max` and `clamp`.
+/// only arithmetic, comparisons, `min`, `max` and `clamp`. (`abs` and
+/// negation need [`Float`]: as in Rust, `u32` has neither.)
 ///
 /// Corresponds to the arithmetic types a C++ AMP template kernel function
 /// may be instantiated with.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Number, kernel};
+///
+/// /// The middle one of three values.
+/// #[kernel]
+/// fn median3<T: Number>(a: T, b: T, c: T) -> T {
+///     a.min(b).max(a.max(b).min(c))
+/// }
+///
+/// assert_eq!(median3(3, 1, 2), 2);
+/// assert_eq!(median3(0.5f32, 2.0, 1.0), 1.0);
+/// assert_eq!(median3(7u32, 9, 8), 8);
+/// ```
 pub trait Number:
     sealed::Sealed + Copy + PartialOrd + Send + Sync + 'static + ops::Arith + math::Num
 {
@@ -44,6 +61,31 @@ pub trait Number:
 pub trait Float: Number + math::Float + ops::Negate {}
 
 /// `i32` or `u32`: a [`Number`] with the bit functions and shifts.
+///
+/// Corresponds to the `int` and `unsigned int` instantiations of a C++ AMP
+/// template kernel function, with the bit intrinsics (`countbits`,
+/// `firstbithigh`, `firstbitlow`, `reversebits`).
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Integer, kernel};
+///
+/// /// The position of the highest set bit (`x` must not be zero).
+/// #[kernel]
+/// fn highest_bit<T: Integer>(x: T) -> u32 {
+///     31 - x.leading_zeros()
+/// }
+///
+/// #[kernel]
+/// fn halve<T: Integer>(x: T) -> T {
+///     x >> 1u32
+/// }
+///
+/// assert_eq!(highest_bit(1u32 << 10), 10);
+/// assert_eq!(highest_bit(5i32), 2);
+/// assert_eq!(halve(-8i32), -4); // arithmetic shift for i32
+/// ```
 pub trait Integer: Number + math::Bits + ops::Shift {}
 
 impl Number for i32 {}

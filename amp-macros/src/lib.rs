@@ -46,7 +46,10 @@ pub fn derive_element(input: proc_macro::TokenStream) -> proc_macro::TokenStream
     element::derive(&input).into()
 }
 
-/// Runs a kernel over every index of a compute domain, on an accelerator.
+// Users see these docs through the re-export `amp_core::parallel_for_each`,
+// after the summary line and the examples written there (which run as doc
+// tests of amp-core), hence no summary or examples here.
+/// # Syntax
 ///
 /// `parallel_for_each!([view,] domain, |idx: Index<N>| { body })` lowers the
 /// body to WGSL for GPU accelerators and compiles it as Rust for the CPU
@@ -66,7 +69,10 @@ pub fn parallel_for_each(input: proc_macro::TokenStream) -> proc_macro::TokenStr
     kernel::parallel_for_each(input.into()).into()
 }
 
-/// Makes a free function callable from kernels (and still from Rust).
+// Users see these docs through the re-export `amp_core::kernel`, after the
+// summary line and the examples written there (which run as doc tests of
+// amp-core), hence no summary or examples here.
+/// # Rules
 ///
 /// The function may use the kernel subset of Rust (see
 /// `docs/kernel-language.md`) on its parameters, locals and constants, call
@@ -78,20 +84,6 @@ pub fn parallel_for_each(input: proc_macro::TokenStream) -> proc_macro::TokenStr
 ///
 /// Corresponds to a C++ AMP `restrict(amp)` function (and a function
 /// template such as `convolution_dim_simple<dim>`).
-///
-/// # Examples
-///
-/// Runs as a doc test of `amp_core::kernel`, where `amp_core` is a
-/// dependency.
-///
-/// ```ignore
-/// use amp_core::{Float, kernel};
-///
-/// #[kernel]
-/// fn lerp<T: Float>(a: T, b: T, t: T) -> T {
-///     a + (b - a) * t
-/// }
-/// ```
 #[proc_macro_attribute]
 pub fn kernel(
     attr: proc_macro::TokenStream,
