@@ -100,7 +100,12 @@ pub(crate) fn lower(
     if shader.immediates && shader.params.words * 4 > max_immediate {
         shader = wgsl::write(&kernel, &types, false)?;
     }
-    if let Ok(dir) = std::env::var("AMP_DUMP_WGSL") {
+    // Kernels of doc tests (compiled from a temporary file) are not dumped:
+    // their names would change with every run.
+    if let Ok(dir) = std::env::var("AMP_DUMP_WGSL")
+        && !kernel.name.starts_with('/')
+        && !kernel.name.contains("rustdoctest")
+    {
         // One file per kernel, capture types (generic code instantiates a
         // kernel per type) and parameter passing (devices differ).
         let mut name = kernel.name.clone();
