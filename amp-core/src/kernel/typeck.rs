@@ -268,7 +268,48 @@ const fn boolt() -> Term {
     Term::Known(Type::Scalar(Scalar::Bool))
 }
 
-impl Checker<'_> {
+impl<'k> Checker<'k> {
+    fn new(captures: &'k [(&'static str, CaptureKind)], rank: u32, type_args: Vec<Type>) -> Self {
+        Checker {
+            solver: Solver {
+                parent: Vec::new(),
+                kind: Vec::new(),
+                bound: Vec::new(),
+            },
+            locals: HashMap::new(),
+            captures,
+            rank,
+            literals: Vec::new(),
+            calls: Vec::new(),
+            ret: None,
+            type_args,
+        }
+    }
+
+    /// Resolves every type (with Rust's literal defaults), writes literal
+    /// and call types into `body`, and returns the locals' types.
+    fn write_back(mut self, body: &mut Block) -> Types {
+        let literals = std::mem::take(&mut self.literals);
+        let lits: Vec<Type> = literals.iter().map(|t| self.solver.finish(t)).collect();
+        let calls = std::mem::take(&mut self.calls);
+        let calls: Vec<Vec<Type>> = calls
+            .iter()
+            .map(|args| args.iter().map(|t| self.solver.finish(t)).collect())
+            .collect();
+        let mut types = Types::default();
+        let locals: Vec<(LocalId, Term)> =
+            self.locals.iter().map(|(k, v)| (*k, v.clone())).collect();
+        for (id, t) in locals {
+            types.locals.insert(id, self.solver.finish(&t));
+        }
+        let mut next = Fill {
+            lits: lits.into_iter(),
+            calls: calls.into_iter(),
+        };
+        write_literals_block(body, &mut next);
+        types
+    }
+
     fn local(&mut self, id: LocalId) -> Term {
         if let Some(t) = self.locals.get(&id) {
             return t.clone();
@@ -721,44 +762,9 @@ impl Checker<'_> {
 /// [`Error::KernelCompile`] if the body is ill-typed (a bug: rustc accepted
 /// the same body).
 pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
-    let mut checker = Checker {
-        solver: Solver {
-            parent: Vec::new(),
-            kind: Vec::new(),
-            bound: Vec::new(),
-        },
-        locals: HashMap::new(),
-        captures: &kernel.captures,
-        rank: kernel.rank,
-        literals: Vec::new(),
-        calls: Vec::new(),
-        ret: None,
-        type_args: Vec::new(),
-    };
+    let mut checker = Checker::new(&kernel.captures, kernel.rank, Vec::new());
     checker.block(&kernel.body)?;
-    let mut resolved = Vec::with_capacity(checker.literals.len());
-    for t in std::mem::take(&mut checker.literals) {
-        resolved.push(checker.solver.finish(&t));
-    }
-    let mut types = Types::default();
-    let locals: Vec<(LocalId, Term)> = checker
-        .locals
-        .iter()
-        .map(|(k, v)| (*k, v.clone()))
-        .collect();
-    for (id, t) in locals {
-        types.locals.insert(id, checker.solver.finish(&t));
-    }
-    let calls: Vec<Vec<Type>> = std::mem::take(&mut checker.calls)
-        .iter()
-        .map(|args| args.iter().map(|t| checker.solver.finish(t)).collect())
-        .collect();
-    let mut next = Fill {
-        lits: resolved.into_iter(),
-        calls: calls.into_iter(),
-    };
-    write_literals_block(&mut kernel.body, &mut next);
-    Ok(types)
+    Ok(checker.write_back(&mut kernel.body))
 }
 
 /// Reconstructs the types of an instance of `function` with `type_args`,
@@ -768,20 +774,7 @@ pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
 ///
 /// [`Error::KernelCompile`] if the body is ill-typed (a bug).
 pub(crate) fn check_function(function: &mut Function, type_args: &[Type]) -> Result<Types> {
-    let mut checker = Checker {
-        solver: Solver {
-            parent: Vec::new(),
-            kind: Vec::new(),
-            bound: Vec::new(),
-        },
-        locals: HashMap::new(),
-        captures: &[],
-        rank: 0,
-        literals: Vec::new(),
-        calls: Vec::new(),
-        ret: None,
-        type_args: type_args.to_vec(),
-    };
+    let mut checker = Checker::new(&[], 0, type_args.to_vec());
     let known: Vec<Term> = type_args.iter().map(|t| Term::Known(t.clone())).collect();
     for (local, _, ty) in &function.params {
         checker.locals.insert(*local, term_of(ty, &known));
@@ -794,29 +787,7 @@ pub(crate) fn check_function(function: &mut Function, type_args: &[Type]) -> Res
     {
         checker.solver.unify(r, &tail, function.span)?;
     }
-    let mut resolved = Vec::with_capacity(checker.literals.len());
-    for t in std::mem::take(&mut checker.literals) {
-        resolved.push(checker.solver.finish(&t));
-    }
-    let mut types = Types::default();
-    let locals: Vec<(LocalId, Term)> = checker
-        .locals
-        .iter()
-        .map(|(k, v)| (*k, v.clone()))
-        .collect();
-    for (id, t) in locals {
-        types.locals.insert(id, checker.solver.finish(&t));
-    }
-    let calls: Vec<Vec<Type>> = std::mem::take(&mut checker.calls)
-        .iter()
-        .map(|args| args.iter().map(|t| checker.solver.finish(t)).collect())
-        .collect();
-    let mut next = Fill {
-        lits: resolved.into_iter(),
-        calls: calls.into_iter(),
-    };
-    write_literals_block(&mut function.body, &mut next);
-    Ok(types)
+    Ok(checker.write_back(&mut function.body))
 }
 
 fn write_literals_block(b: &mut Block, next: &mut Fill) {
