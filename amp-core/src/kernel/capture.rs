@@ -304,3 +304,7 @@ capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7, A8 8);
 capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7, A8 8, A9 9);
 capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7, A8 8, A9 9, A10 10);
 capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7, A8 8, A9 9, A10 10, A11 11);
+
+/// Compiles only if `C` can be captured by a kernel (generated code calls it
+/// at each captured name, so that the error points there).
+pub fn assert_capture<C: Capture + ?Sized>(_capture: &C) {}

@@ -82,6 +82,11 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
         });
     let native_body = native_block(&k.body);
     let index = &k.index;
+    let capture_checks = caps.iter().map(|c| {
+        quote_spanned! {c.span()=>
+            ::amp_core::__private::kernel::assert_capture(&#c);
+        }
+    });
     quote! {
         {
             use ::amp_core::__private::kernel::ir as __ir;
@@ -89,6 +94,9 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
                 span: #site_span,
                 capture_names: &[#(#names),*],
             };
+            // Each capture checked where the kernel uses it, so that a
+            // capture of the wrong type is reported there.
+            #(#capture_checks)*
             let __amp_captures = (#(&#caps,)*);
             // The native form is rewritten user code: lints about its shape
             // would point at code the user did not write that way.
