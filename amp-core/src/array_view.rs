@@ -490,10 +490,13 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
 
     /// [`synchronize`](Self::synchronize), returning a future.
     ///
-    /// The transfer is performed before this returns (the data must be read
-    /// while the view's borrow of its host data is alive), so the future is
-    /// complete; it exists so that code written for C++ AMP's asynchronous
-    /// form ports unchanged.
+    /// Downloads from GPUs run in the background and the future completes
+    /// when they have finished. Their bytes are written into the host data
+    /// at the next access through any view of it (a `get`, a `synchronize`,
+    /// the drop of the last view), while the views' borrow of the host data
+    /// is alive; data written after this call (by a kernel or on the host)
+    /// wins over the older bytes in flight. Transfers from the CPU
+    /// accelerator complete before this returns.
     ///
     /// Corresponds to C++ AMP `array_view::synchronize_async`.
     ///
@@ -516,8 +519,7 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     /// # Ok::<(), amp_core::Error>(())
     /// ```
     pub fn synchronize_async(&self) -> Result<CompletionFuture> {
-        self.synchronize()?;
-        Ok(CompletionFuture::ready(Ok(())))
+        self.storage.synchronize_async(&self.layout.region())
     }
 
     /// Makes the view's data valid on `view`'s accelerator ahead of use.

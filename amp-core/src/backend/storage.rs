@@ -25,7 +25,7 @@ use parking_lot::Mutex;
 
 use crate::backend::device::DeviceContext;
 use crate::range_set::RangeSet;
-use crate::{Accelerator, AcceleratorView, Error, Result};
+use crate::{Accelerator, AcceleratorView, CompletionFuture, Error, Result};
 
 /// Where the data of a source came from, which decides its home location.
 #[derive(Clone)]
@@ -131,6 +131,22 @@ struct State {
     host: HostMem,
     host_valid: RangeSet,
     copies: Vec<DeviceCopy>,
+    /// Downloads started by `synchronize_async`, written into host memory by
+    /// the next view method that takes the lock (while the borrow of the host
+    /// data is alive).
+    pending: Vec<PendingDownload>,
+}
+
+/// A device-to-host copy in flight: `staging` receives bytes `hull_start..`
+/// of the source; `ranges` are the parts still to be written to the host
+/// (commands and host writes since then shrink it).
+struct PendingDownload {
+    device: Arc<DeviceContext>,
+    index: wgpu::SubmissionIndex,
+    staging: wgpu::Buffer,
+    hull_start: u64,
+    ranges: RangeSet,
+    mapped: Arc<Mutex<Option<std::result::Result<(), wgpu::BufferAsyncError>>>>,
 }
 
 /// One data source and its coherence record.
@@ -213,6 +229,7 @@ impl Storage {
                 host: HostMem::Borrowed { ptr, writable },
                 host_valid: RangeSet::from_range(0..bytes),
                 copies: Vec::new(),
+                pending: Vec::new(),
             }),
             views: AtomicUsize::new(0),
         }
@@ -228,6 +245,7 @@ impl Storage {
                 host: HostMem::Owned(None),
                 host_valid: RangeSet::from_range(0..bytes),
                 copies: Vec::new(),
+                pending: Vec::new(),
             }),
             views: AtomicUsize::new(0),
         }
@@ -249,6 +267,7 @@ impl Storage {
                 host: HostMem::Owned(None),
                 host_valid: RangeSet::new(),
                 copies: Vec::new(),
+                pending: Vec::new(),
             }),
             views: AtomicUsize::new(0),
         };
@@ -341,6 +360,68 @@ impl Storage {
         self.make_valid_locked(&mut st, region, home, None)
     }
 
+    /// Starts making `region` valid at the home location and returns a
+    /// future for the transfers. GPU-to-host downloads run asynchronously;
+    /// their bytes reach the host memory at the next access through a view
+    /// (which waits for them). Other transfers complete before this returns.
+    pub(crate) fn synchronize_async(&self, region: &RangeSet) -> Result<CompletionFuture> {
+        let mut st = self.state.lock();
+        let home = self.home(&mut st)?;
+        let read_only = matches!(
+            st.host,
+            HostMem::Borrowed {
+                writable: false,
+                ..
+            }
+        );
+        if home != Loc::Host || read_only {
+            self.make_valid_locked(&mut st, region, home, None)?;
+            return Ok(CompletionFuture::ready(Ok(())));
+        }
+        let mut missing = region.difference(&st.host_valid);
+        for p in &st.pending {
+            missing.subtract(&p.ranges);
+        }
+        if missing.is_empty() {
+            return Ok(match st.pending.last() {
+                Some(p) => CompletionFuture::gpu(Arc::clone(&p.device), p.index.clone()),
+                None => CompletionFuture::ready(Ok(())),
+            });
+        }
+        ensure_host_mem(&mut st.host, self.bytes)?;
+        let mut future = CompletionFuture::ready(Ok(()));
+        for i in 0..st.copies.len() {
+            let part = missing.intersection(&st.copies[i].valid);
+            if part.is_empty() {
+                continue;
+            }
+            missing.subtract(&part);
+            let copy = &mut st.copies[i];
+            Self::flush_user(copy, None)?;
+            let counted_on = copy
+                .last_user
+                .clone()
+                .unwrap_or_else(|| copy.accelerator.default_view());
+            match &copy.mem {
+                DeviceMem::Gpu { device, buffer } => {
+                    let pending = start_download(device, buffer, part)?;
+                    counted_on
+                        .transfer_counters()
+                        .download(pending.ranges.len());
+                    future = CompletionFuture::gpu(Arc::clone(device), pending.index.clone());
+                    st.pending.push(pending);
+                }
+                DeviceMem::Cpu(_) => {
+                    self.download(&mut st, i, &part, None)?;
+                    st.host_valid.union_with(&part);
+                }
+            }
+        }
+        // What no location holds (discarded) is valid on the host as is.
+        st.host_valid.union_with(&missing);
+        Ok(future)
+    }
+
     /// Makes `region` valid on `view`'s accelerator (`synchronize_to`).
     pub(crate) fn synchronize_to(&self, region: &RangeSet, view: &AcceleratorView) -> Result<()> {
         self.check_f64(view.accelerator())?;
@@ -365,6 +446,7 @@ impl Storage {
     pub(crate) fn refresh(&self, region: &RangeSet) {
         let mut st = self.state.lock();
         if matches!(st.host, HostMem::Borrowed { .. }) {
+            drop_pending(&mut st, region);
             st.host_valid.union_with(region);
             for c in &mut st.copies {
                 c.valid.subtract(region);
@@ -379,6 +461,7 @@ impl Storage {
             return;
         }
         let mut st = self.state.lock();
+        drop_pending(&mut st, region);
         st.host_valid.subtract(region);
         for c in &mut st.copies {
             c.valid.subtract(region);
@@ -404,6 +487,7 @@ impl Storage {
         let mut st = self.state.lock();
         ensure_host_mem(&mut st.host, self.bytes)?;
         write_host_mem(&mut st.host, range.clone(), data)?;
+        drop_pending(&mut st, &RangeSet::from_range(range.clone()));
         st.host_valid.insert(range.clone());
         for c in &mut st.copies {
             c.valid.remove(range.clone());
@@ -440,6 +524,7 @@ impl Storage {
             DeviceMem::Cpu(mem) => DeviceBinding::Cpu(Arc::clone(mem)),
         };
         if write || discard {
+            drop_pending(&mut st, region);
             st.copies[d].valid.union_with(region);
             st.host_valid.subtract(region);
             for (i, c) in st.copies.iter_mut().enumerate() {
@@ -488,6 +573,7 @@ impl Storage {
         target: Loc,
         view: Option<&AcceleratorView>,
     ) -> Result<()> {
+        finish_pending(st)?;
         let mut missing = match target {
             Loc::Host => region.difference(&st.host_valid),
             Loc::Device(d) => region.difference(&st.copies[d].valid),
@@ -784,4 +870,81 @@ fn read_gpu(device: &DeviceContext, buffer: &wgpu::Buffer, range: Range<u64>) ->
         .to_vec();
     staging.unmap();
     Ok(data)
+}
+
+/// Forgets the parts of pending downloads that `region` supersedes.
+fn drop_pending(st: &mut State, region: &RangeSet) {
+    for p in &mut st.pending {
+        p.ranges.subtract(region);
+    }
+}
+
+/// Starts copying `part` of a GPU buffer to a mappable buffer.
+fn start_download(
+    device: &Arc<DeviceContext>,
+    buffer: &wgpu::Buffer,
+    part: RangeSet,
+) -> Result<PendingDownload> {
+    device.check()?;
+    let hull = part.hull().expect("a non-empty part");
+    let len = hull.end - hull.start;
+    let staging = device.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("amp-rs async download"),
+        size: len,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("amp-rs async download"),
+        });
+    encoder.copy_buffer_to_buffer(buffer, hull.start, &staging, 0, len);
+    let index = device.queue.submit([encoder.finish()]);
+    let mapped = Arc::new(Mutex::new(None));
+    let slot = Arc::clone(&mapped);
+    staging.map_async(wgpu::MapMode::Read, .., move |r| {
+        *slot.lock() = Some(r);
+    });
+    Ok(PendingDownload {
+        device: Arc::clone(device),
+        index,
+        staging,
+        hull_start: hull.start,
+        ranges: part,
+        mapped,
+    })
+}
+
+/// Waits for every pending download and writes what is still current into
+/// host memory, which becomes valid there.
+fn finish_pending(st: &mut State) -> Result<()> {
+    for p in std::mem::take(&mut st.pending) {
+        if p.mapped.lock().is_none() {
+            p.device.wait_for(&p.index)?;
+        }
+        if p.mapped.lock().is_none() {
+            p.device.poll_until_idle()?;
+        }
+        let mapped = p.mapped.lock().take();
+        match mapped {
+            Some(Ok(())) => {}
+            Some(Err(e)) => return Err(Error::Runtime(format!("cannot read device memory: {e}"))),
+            None => return Err(Error::Runtime("a download never completed".to_string())),
+        }
+        {
+            let data = p
+                .staging
+                .get_mapped_range(..)
+                .map_err(|e| Error::Runtime(format!("cannot read device memory: {e}")))?;
+            for r in p.ranges.ranges() {
+                let lo = (r.start - p.hull_start) as usize;
+                let hi = (r.end - p.hull_start) as usize;
+                write_host_mem(&mut st.host, r.clone(), &data[lo..hi])?;
+            }
+        }
+        p.staging.unmap();
+        st.host_valid.union_with(&p.ranges);
+    }
+    Ok(())
 }
