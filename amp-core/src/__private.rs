@@ -150,6 +150,9 @@ pub mod kernel {
     pub use crate::kernel::capture::{BindNative, Capture, CaptureList, assert_capture};
     pub use crate::kernel::ir;
     pub use crate::kernel::math::{Abs, Bits, Float, Num};
-    pub use crate::kernel::native::{CpuView, IntoIndex, Store, ops};
-    pub use crate::kernel::{KernelSite, compiled_sources, launch, lower_to_wgsl, native_kernel};
+    pub use crate::kernel::native::{CpuView, IntoIndex, Store, TileArray, TileMemory, ops};
+    pub use crate::kernel::{
+        KernelSite, compiled_sources, launch, launch_tiled, lower_to_wgsl, native_kernel,
+        native_tiled_kernel,
+    };
 }

@@ -349,6 +349,10 @@ pub enum ExprKind {
     MakeStruct(Type, Vec<(&'static str, Expr)>),
     /// `(a, b, ..)`.
     MakeTuple(Vec<Expr>),
+    /// A field of the tiled index (`t.local`).
+    Tiled(TiledField),
+    /// An element of a `tile_static` array: `a[i][j]`.
+    TileLoad(LocalId, Vec<Expr>),
     /// A block with a tail expression.
     Block(Block),
 }
@@ -364,6 +368,8 @@ pub enum Place {
     ArrayElement(LocalId, Vec<Expr>),
     /// A field of a place: `p.x = ..`, `c[idx].mass = ..`.
     Field(Box<Place>, Member),
+    /// An element of a `tile_static` array.
+    TileElement(LocalId, Vec<Expr>),
 }
 
 /// A statement.
@@ -424,6 +430,17 @@ pub enum StmtKind {
     /// `return` (ends this work item), or `return e` in a `#[kernel]`
     /// function.
     Return(Option<Expr>),
+    /// A tile barrier.
+    Barrier(BarrierKind),
+    /// `tile_static! { let name: ty; }`: memory shared by a tile.
+    TileStatic {
+        /// The array.
+        local: LocalId,
+        /// Its Rust name.
+        name: &'static str,
+        /// Its type (an array).
+        ty: Type,
+    },
 }
 
 /// A block: statements and an optional tail expression (its value).
@@ -465,6 +482,36 @@ pub struct Kernel {
     pub body: Block,
     /// Where the kernel is.
     pub span: Span,
+    /// The tile shape (most significant dimension first) of a tiled kernel.
+    pub tile: Option<Vec<u32>>,
+}
+
+/// A field of a kernel's `TiledIndex`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TiledField {
+    /// `t.global`.
+    Global,
+    /// `t.local`.
+    Local,
+    /// `t.tile`.
+    Tile,
+    /// `t.tile_origin`.
+    TileOrigin,
+    /// `t.tile_extent`.
+    TileExtent,
+}
+
+/// The four C++ AMP barriers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BarrierKind {
+    /// `wait` (all memory).
+    Wait,
+    /// `wait_with_all_memory_fence`.
+    AllMemory,
+    /// `wait_with_global_memory_fence`.
+    GlobalMemory,
+    /// `wait_with_tile_static_memory_fence`.
+    TileStaticMemory,
 }
 
 /// Shorthands for generated code (keeps macro output small and readable).

@@ -22,7 +22,7 @@ use parking_lot::Mutex;
 
 use crate::backend::device::DeviceContext;
 use crate::backend::storage::DeviceBinding;
-use crate::{AcceleratorView, Error, Extent, Index, Result};
+use crate::{AcceleratorView, Error, Extent, Index, Result, TiledIndex};
 use capture::{BoundOrScalar, CaptureList, ScalarValue};
 use ir::{Block, CaptureKind, Kernel, Span};
 
@@ -34,6 +34,10 @@ pub struct KernelSite {
     /// The captured variables' names, in capture order.
     pub capture_names: &'static [&'static str],
 }
+
+/// A kernel instance: its native closure's type and, for tiled kernels,
+/// the tile shape (baked into the WGSL).
+type KernelKey = (TypeId, Vec<u32>);
 
 /// A kernel compiled for one device.
 pub(crate) struct CompiledKernel {
@@ -56,7 +60,7 @@ const BIND_GROUP_CACHE: usize = 8;
 /// closure (unique per kernel and per instantiation of generic code).
 #[derive(Default)]
 pub(crate) struct KernelCache {
-    kernels: Mutex<HashMap<TypeId, Arc<CompiledKernel>>>,
+    kernels: Mutex<HashMap<KernelKey, Arc<CompiledKernel>>>,
 }
 
 /// The WGSL of every kernel compiled for `view`'s device (for benchmarks
@@ -168,6 +172,7 @@ fn build_kernel<const N: usize>(site: &KernelSite, kinds: Vec<CaptureKind>, body
         captures: site.capture_names.iter().copied().zip(kinds).collect(),
         body,
         span: site.span,
+        tile: None,
     }
 }
 
@@ -351,6 +356,240 @@ where
             site.span
         ))
     })?;
+    let dispatch = Dispatch {
+        extent: domain.to_array().to_vec(),
+        total,
+        tile: None,
+    };
+    launch_with::<N, C, B>(
+        view,
+        site,
+        captures,
+        build,
+        TypeId::of::<F>(),
+        dispatch,
+        move |native| Box::new(move || run_native(domain, total, &native, &cpu)),
+    )
+}
+
+/// Returns `body`: gives the native form of a tiled kernel its parameter
+/// types (see [`native_kernel`]).
+pub fn native_tiled_kernel<const N: usize, C, F>(_captures: &C, body: F) -> F
+where
+    C: CaptureList,
+    F: Fn(&C::Cpu, &TiledIndex<N>, &native::TileMemory) + Send + Sync + 'static,
+{
+    body
+}
+
+/// Launches a tiled kernel (one workgroup per tile): the entry point of
+/// `parallel_for_each!` with a `TiledIndex` parameter.
+///
+/// # Errors
+///
+/// As [`launch`], and:
+/// - [`Error::InvalidComputeDomain`] if the tile does not divide the extent
+///   (use `pad()` or `truncate()`);
+/// - [`Error::UnsupportedFeature`] naming the limit if the tile has more
+///   threads or dimensions larger than the accelerator allows, or more tiles
+///   in a dimension than it can dispatch.
+pub fn launch_tiled<const N: usize, C, B, F>(
+    view: Option<&AcceleratorView>,
+    domain: crate::TiledExtent<N>,
+    site: &'static KernelSite,
+    captures: C,
+    build: B,
+    cpu: F,
+) -> Result<()>
+where
+    C: CaptureList,
+    B: FnOnce() -> Block,
+    F: Fn(&C::Cpu, &TiledIndex<N>, &native::TileMemory) + Send + Sync + 'static,
+{
+    let (extent, tile) = (domain.extent(), domain.tile_extent());
+    if !extent.is_positive() {
+        return Err(Error::InvalidComputeDomain(format!(
+            "extent {extent} has a zero or negative component ({})",
+            site.span
+        )));
+    }
+    if !domain.is_divisible() {
+        return Err(Error::InvalidComputeDomain(format!(
+            "extent {extent} is not divisible by the tile {tile}: pad() or truncate() it ({})",
+            site.span
+        )));
+    }
+    let total = u32::try_from(extent.size()).map_err(|_| {
+        Error::InvalidComputeDomain(format!(
+            "extent {extent} has more than 2^32 - 1 work items ({})",
+            site.span
+        ))
+    })?;
+    let view = match view {
+        Some(v) => v.clone(),
+        None => match captures.home_view() {
+            Some(v) => v,
+            None => crate::Accelerator::default()?.default_view(),
+        },
+    };
+    let limits = view.accelerator().limits();
+    let unsupported = |what: String| Error::UnsupportedFeature {
+        accelerator: view.accelerator().description().to_string(),
+        feature: format!("{what} ({})", site.span),
+    };
+    if domain.tile_size() > limits.max_threads_per_tile {
+        return Err(unsupported(format!(
+            "a tile of {} threads: the max_threads_per_tile limit is {}",
+            domain.tile_size(),
+            limits.max_threads_per_tile
+        )));
+    }
+    for d in 0..N {
+        let (axis, max) = (N - 1 - d, limits.max_tile_dims[N - 1 - d]);
+        if tile[d] as u32 > max {
+            return Err(unsupported(format!(
+                "a tile extent of {} in dimension {d}: the limit for that workgroup axis ({axis}) is {max}",
+                tile[d]
+            )));
+        }
+        let tiles = (extent[d] / tile[d]) as u32;
+        if tiles > limits.max_tiles_per_dimension {
+            return Err(unsupported(format!(
+                "{tiles} tiles in dimension {d}: the max_compute_workgroups_per_dimension limit is {}",
+                limits.max_tiles_per_dimension
+            )));
+        }
+    }
+    let dispatch = Dispatch {
+        extent: extent.to_array().to_vec(),
+        total,
+        tile: Some(tile.to_array().iter().map(|&t| t as u32).collect()),
+    };
+    let tile_static_bytes = limits.max_tile_static_bytes;
+    launch_with::<N, C, B>(
+        Some(&view),
+        site,
+        captures,
+        build,
+        TypeId::of::<F>(),
+        dispatch,
+        move |native| Box::new(move || run_native_tiled(domain, tile_static_bytes, &native, &cpu)),
+    )
+}
+
+/// Runs a tiled kernel's native form: tiles in parallel (one group of
+/// threads per core), the work items of a tile on threads of their own that
+/// meet at the tile's barriers and share its `tile_static` memory.
+fn run_native_tiled<
+    const N: usize,
+    C: Sync,
+    F: Fn(&C, &TiledIndex<N>, &native::TileMemory) + Sync,
+>(
+    domain: crate::TiledExtent<N>,
+    tile_static_bytes: u32,
+    captures: &C,
+    body: &F,
+) -> Result<()> {
+    let (extent, tile) = (domain.extent(), domain.tile_extent());
+    let tiles = domain.tile_count();
+    let total_tiles = tiles.size() as usize;
+    let members = domain.tile_size() as usize;
+    let groups = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(total_tiles)
+        .max(1);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for g in 0..groups {
+            let gate = Arc::new(native::TileGate::new(members));
+            let memory = Arc::new(native::TileMemory::new(tile_static_bytes));
+            for k in 0..members {
+                let (gate, group_gate, memory, failure) = (
+                    Arc::clone(&gate),
+                    Arc::clone(&gate),
+                    Arc::clone(&memory),
+                    &failure,
+                );
+                let local = tile.index_of(k as u64).expect("within the tile");
+                let spawned = std::thread::Builder::new()
+                    .stack_size(512 * 1024)
+                    .spawn_scoped(s, move || {
+                        let sync: Arc<dyn crate::TileSync> = gate.clone();
+                        let mut t = g;
+                        while t < total_tiles && !gate.aborted() {
+                            let tile_index = tiles.index_of(t as u64).expect("within the tiles");
+                            let mut global = local;
+                            for d in 0..N {
+                                global[d] = tile_index[d] * tile[d] + local[d];
+                            }
+                            let tiled = TiledIndex::with_barrier(
+                                global,
+                                &domain,
+                                crate::TileBarrier::from_sync(Arc::clone(&sync)),
+                            );
+                            let run =
+                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                    body(captures, &tiled, &memory)
+                                }));
+                            if let Err(payload) = run {
+                                let msg = payload
+                                    .downcast_ref::<String>()
+                                    .cloned()
+                                    .or_else(|| {
+                                        payload.downcast_ref::<&str>().map(|s| s.to_string())
+                                    })
+                                    .unwrap_or_else(|| "a kernel panicked".to_string());
+                                failure.lock().get_or_insert(msg);
+                                gate.abort();
+                                return;
+                            }
+                            // The whole tile finishes before its memory is reused.
+                            sync.wait();
+                            t += groups;
+                        }
+                    });
+                if let Err(e) = spawned {
+                    failure
+                        .lock()
+                        .get_or_insert(format!("cannot start a work-item thread: {e}"));
+                    group_gate.abort();
+                }
+            }
+        }
+    });
+    let _ = extent;
+    match failure.into_inner() {
+        Some(msg) => Err(Error::Runtime(format!(
+            "kernel failed on the CPU accelerator: {msg}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// What a launch covers: the domain, and the tile shape of tiled kernels.
+struct Dispatch {
+    extent: Vec<i32>,
+    total: u32,
+    tile: Option<Vec<u32>>,
+}
+
+/// The launch path shared by tiled and non-tiled kernels: `key` identifies
+/// the kernel instance (with the tile shape, the compiled pipeline); `host`
+/// turns the bound CPU captures into the host command.
+#[allow(clippy::type_complexity)]
+fn launch_with<const N: usize, C, B>(
+    view: Option<&AcceleratorView>,
+    site: &'static KernelSite,
+    captures: C,
+    build: B,
+    key: TypeId,
+    dispatch: Dispatch,
+    host: impl FnOnce(C::Cpu) -> Box<dyn FnOnce() -> Result<()> + Send>,
+) -> Result<()>
+where
+    C: CaptureList,
+    B: FnOnce() -> Block,
+{
     let view = match view {
         Some(v) => v.clone(),
         None => match captures.home_view() {
@@ -362,12 +601,13 @@ where
     match view.accelerator().device()? {
         Some(device) => {
             device.check()?;
-            let key = TypeId::of::<F>();
+            let key = (key, dispatch.tile.clone().unwrap_or_default());
             let cached = device.kernels.kernels.lock().get(&key).cloned();
             let compiled = match cached {
                 Some(k) => k,
                 None => {
-                    let kernel = build_kernel::<N>(site, kinds, build());
+                    let mut kernel = build_kernel::<N>(site, kinds, build());
+                    kernel.tile = dispatch.tile.clone();
                     let shader = lower(
                         kernel.clone(),
                         device.device.features() | wgpu::Features::SHADER_F64,
@@ -392,11 +632,27 @@ where
                 }
             };
             let (bound, _) = captures.bind_all(&view)?;
-            let words = param_words(&compiled.params, &domain.to_array(), total, &bound);
+            let words = param_words(&compiled.params, &dispatch.extent, dispatch.total, &bound);
             let max = view.accelerator().limits().max_tiles_per_dimension.max(1);
-            let groups = total.div_ceil(wgsl::WORKGROUP_SIZE);
-            let gx = groups.min(max);
-            let gy = groups.div_ceil(gx);
+            let [gx, gy, gz] = match &dispatch.tile {
+                // One workgroup per tile; the last dimension is x.
+                Some(tile) => {
+                    let n = tile.len();
+                    let tiles = |d: usize| {
+                        if d < n {
+                            dispatch.extent[n - 1 - d] as u32 / tile[n - 1 - d]
+                        } else {
+                            1
+                        }
+                    };
+                    [tiles(0), tiles(1), tiles(2)]
+                }
+                None => {
+                    let groups = dispatch.total.div_ceil(wgsl::WORKGROUP_SIZE);
+                    let gx = groups.min(max);
+                    [gx, groups.div_ceil(gx), 1]
+                }
+            };
             view.record(
                 |device, encoder| {
                     let mut buffers = Vec::new();
@@ -477,7 +733,7 @@ where
                     if compiled.immediates {
                         pass.set_immediates(0, bytemuck::cast_slice(&words));
                     }
-                    pass.dispatch_workgroups(gx, gy, 1);
+                    pass.dispatch_workgroups(gx, gy, gz);
                     Ok(())
                 },
                 || Ok(()),
@@ -495,11 +751,7 @@ where
             let (_, native) = captures.bind_all(&view)?;
             let native =
                 native.ok_or_else(|| Error::Runtime("captures are not on the CPU".to_string()))?;
-            view.record(
-                |_, _| Ok(()),
-                move || run_native(domain, total, &native, &cpu),
-                None,
-            )
+            view.record(|_, _| Ok(()), host(native), None)
         }
     }
 }

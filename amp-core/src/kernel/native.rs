@@ -97,6 +97,12 @@ impl IntoIndex<1> for i32 {
     }
 }
 
+impl IntoIndex<1> for u32 {
+    fn into_index(self) -> Index<1> {
+        Index::new([self as i32])
+    }
+}
+
 /// Kernel arithmetic with WGSL's (and release Rust's) semantics.
 pub mod ops {
     /// Arithmetic kernels may use; integers wrap, as in WGSL.
@@ -417,5 +423,157 @@ pub mod ops {
     /// `value as To`.
     pub fn cast<To, From: CastTo<To>>(value: From) -> To {
         value.cast()
+    }
+}
+
+/// The `tile_static` memory of one tile on the CPU accelerator: words shared
+/// by the tile's work items (atomics with relaxed ordering, so that racing
+/// kernels stay defined behaviour; barriers order them).
+pub struct TileMemory {
+    words: Box<[std::sync::atomic::AtomicU32]>,
+}
+
+impl TileMemory {
+    /// Memory for `bytes` of `tile_static` data.
+    pub(crate) fn new(bytes: u32) -> TileMemory {
+        TileMemory {
+            words: (0..bytes.div_ceil(4))
+                .map(|_| std::sync::atomic::AtomicU32::new(0))
+                .collect(),
+        }
+    }
+
+    /// The `tile_static` array of `E` with `dims` (most significant first)
+    /// at word `offset`; the next array starts at the returned offset.
+    ///
+    /// # Panics
+    ///
+    /// If the arrays exceed the accelerator's `tile_static` memory (the
+    /// launch reports it as an error).
+    pub fn array<E: Element, const D: usize>(
+        &self,
+        offset: usize,
+        dims: [usize; D],
+    ) -> (TileArray<'_, E, D>, usize) {
+        let words = dims.iter().product::<usize>() * (size_of::<E>() / 4);
+        assert!(
+            offset + words <= self.words.len(),
+            "tile_static arrays need more than the {} bytes of tile_static memory a tile has",
+            self.words.len() * 4
+        );
+        (
+            TileArray {
+                words: &self.words[offset..offset + words],
+                dims,
+                _marker: std::marker::PhantomData,
+            },
+            offset + words,
+        )
+    }
+}
+
+/// A `tile_static` array as a CPU kernel sees it.
+pub struct TileArray<'m, E: Element, const D: usize> {
+    words: &'m [std::sync::atomic::AtomicU32],
+    dims: [usize; D],
+    _marker: std::marker::PhantomData<E>,
+}
+
+impl<E: Element, const D: usize> TileArray<'_, E, D> {
+    fn word_range(&self, idx: &Index<D>) -> std::ops::Range<usize> {
+        let mut linear = 0usize;
+        for d in 0..D {
+            let i = idx[d];
+            assert!(
+                i >= 0 && (i as usize) < self.dims[d],
+                "tile_static index {idx} is out of bounds of {:?}",
+                self.dims
+            );
+            linear = linear * self.dims[d] + i as usize;
+        }
+        let w = size_of::<E>() / 4;
+        linear * w..(linear + 1) * w
+    }
+
+    /// Reads the element at `idx`.
+    pub fn load(&self, idx: impl IntoIndex<D>) -> E {
+        let range = self.word_range(&idx.into_index());
+        let mut value = E::zeroed();
+        let bytes = bytemuck::bytes_of_mut(&mut value);
+        for (chunk, word) in bytes.chunks_exact_mut(4).zip(&self.words[range]) {
+            chunk.copy_from_slice(&word.load(Ordering::Relaxed).to_ne_bytes());
+        }
+        value
+    }
+}
+
+impl<E: Element, const D: usize> Store<E, D> for TileArray<'_, E, D> {
+    fn store(&self, idx: impl IntoIndex<D>, value: E) {
+        let range = self.word_range(&idx.into_index());
+        let bytes = bytemuck::bytes_of(&value);
+        for (chunk, word) in bytes.chunks_exact(4).zip(&self.words[range]) {
+            word.store(
+                u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
+                Ordering::Relaxed,
+            );
+        }
+    }
+}
+
+/// The barrier of one tile's work items on the CPU accelerator. A panic in
+/// any work item aborts it, so that no other work item waits forever.
+pub(crate) struct TileGate {
+    state: parking_lot::Mutex<GateState>,
+    cv: parking_lot::Condvar,
+}
+
+struct GateState {
+    arrived: usize,
+    members: usize,
+    generation: u64,
+    aborted: bool,
+}
+
+impl TileGate {
+    pub(crate) fn new(members: usize) -> TileGate {
+        TileGate {
+            state: parking_lot::Mutex::new(GateState {
+                arrived: 0,
+                members,
+                generation: 0,
+                aborted: false,
+            }),
+            cv: parking_lot::Condvar::new(),
+        }
+    }
+
+    /// Makes every waiter (now and later) return at once.
+    pub(crate) fn abort(&self) {
+        self.state.lock().aborted = true;
+        self.cv.notify_all();
+    }
+
+    pub(crate) fn aborted(&self) -> bool {
+        self.state.lock().aborted
+    }
+}
+
+impl crate::TileSync for TileGate {
+    fn wait(&self) {
+        let mut st = self.state.lock();
+        if st.aborted {
+            return;
+        }
+        st.arrived += 1;
+        if st.arrived == st.members {
+            st.arrived = 0;
+            st.generation += 1;
+            self.cv.notify_all();
+            return;
+        }
+        let generation = st.generation;
+        while st.generation == generation && !st.aborted {
+            self.cv.wait(&mut st);
+        }
     }
 }

@@ -399,7 +399,14 @@ impl<'k> Checker<'k> {
                 }
                 self.block(body)?;
             }
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) => {}
+            StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return(None)
+            | StmtKind::Barrier(_) => {}
+            StmtKind::TileStatic { local, ty, .. } => {
+                let t = self.local(*local);
+                self.solver.unify(&t, &Term::Known(ty.clone()), span)?;
+            }
             StmtKind::Return(Some(e)) => {
                 let t = self.expr(e)?;
                 match self.ret.clone() {
@@ -414,6 +421,7 @@ impl<'k> Checker<'k> {
     fn place(&mut self, p: &Place, span: Span) -> Result<Term> {
         match p {
             Place::Local(id) => Ok(self.local(*id)),
+            Place::TileElement(id, idx) => self.tile_element(*id, idx, span),
             Place::Field(base, m) => {
                 let bt = self.place(base, span)?;
                 self.member(&bt, m, span)
@@ -451,7 +459,7 @@ impl<'k> Checker<'k> {
             let t = self.expr(&idx[0])?;
             match self.solver.resolve(&t) {
                 Term::Known(Type::Index(n)) if n == rank => {}
-                _ if rank == 1 => self.solver.unify(&t, &i32t(), span)?,
+                _ if rank == 1 => self.solver.require(&t, Kind::Int, span)?,
                 other => {
                     return Err(type_error(
                         span,
@@ -468,10 +476,24 @@ impl<'k> Checker<'k> {
             }
             for i in idx {
                 let t = self.expr(i)?;
-                self.solver.unify(&t, &i32t(), span)?;
+                self.solver.require(&t, Kind::Int, span)?;
             }
         }
         Ok(Term::Known(elem))
+    }
+
+    /// The element type of `tile_static` array `id` indexed by `idx`.
+    fn tile_element(&mut self, id: LocalId, idx: &[Expr], span: Span) -> Result<Term> {
+        let mut t = self.local(id);
+        for i in idx {
+            let it = self.expr(i)?;
+            self.solver.require(&it, Kind::Int, span)?;
+            t = match self.solver.resolve(&t) {
+                Term::ArrayOf(elem, _) => *elem,
+                other => return Err(type_error(span, format!("indexing a non-array {other:?}"))),
+            };
+        }
+        Ok(t)
     }
 
     /// The type of `member` of a value of type `t`.
@@ -649,6 +671,8 @@ impl<'k> Checker<'k> {
                 let xt = self.expr(x)?;
                 self.member(&xt, m, span)?
             }
+            ExprKind::Tiled(_) => Term::Known(Type::Index(self.rank)),
+            ExprKind::TileLoad(id, idx) => self.tile_element(*id, idx, span)?,
             ExprKind::MakeVector(n, sc, args) => {
                 for a in args {
                     let t = self.expr(a)?;
@@ -806,6 +830,7 @@ fn write_literals_place(place: &mut Place, next: &mut Fill) {
             idx.iter_mut().for_each(|i| write_literals(i, next));
         }
         Place::Field(base, _) => write_literals_place(base, next),
+        Place::TileElement(_, idx) => idx.iter_mut().for_each(|i| write_literals(i, next)),
     }
 }
 
@@ -849,6 +874,7 @@ fn write_literals_stmt(s: &mut Stmt, next: &mut Fill) {
         }
         StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) => {}
         StmtKind::Return(Some(e)) => write_literals(e, next),
+        StmtKind::Barrier(_) | StmtKind::TileStatic { .. } => {}
     }
 }
 
@@ -868,6 +894,8 @@ fn write_literals(e: &mut Expr, next: &mut Fill) {
         }
         ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Capture(_) | ExprKind::KernelIndex => {}
         ExprKind::Field(x, _) => write_literals(x, next),
+        ExprKind::Tiled(_) => {}
+        ExprKind::TileLoad(_, idx) => idx.iter_mut().for_each(|i| write_literals(i, next)),
         ExprKind::MakeVector(_, _, xs) | ExprKind::MakeTuple(xs) => {
             xs.iter_mut().for_each(|x| write_literals(x, next));
         }

@@ -602,23 +602,27 @@ impl Writer<'_> {
             );
         }
         self.namer.internal("amp_p");
-        let _ = writeln!(
-            self.out,
-            "\n@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_index) amp_li: u32) {{"
-        );
-        self.indent = 1;
-        self.line(&format!(
-            "let amp_lin = (amp_wg.y * amp_nwg.x + amp_wg.x) * {WORKGROUP_SIZE}u + amp_li;"
-        ));
-        self.line("if (amp_lin >= amp_p.amp_total) { return; }");
-        self.line(&format!("var amp_idx: array<i32, {rank}>;"));
-        self.line("var amp_rem = amp_lin;");
-        for d in (0..rank).rev() {
+        if let Some(tile) = &k.tile {
+            self.tiled_entry(rank, tile);
+        } else {
+            let _ = writeln!(
+                self.out,
+                "\n@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_index) amp_li: u32) {{"
+            );
+            self.indent = 1;
             self.line(&format!(
-                "amp_idx[{d}] = i32(amp_rem % u32(amp_p.amp_e{d}));"
+                "let amp_lin = (amp_wg.y * amp_nwg.x + amp_wg.x) * {WORKGROUP_SIZE}u + amp_li;"
             ));
-            if d > 0 {
-                self.line(&format!("amp_rem = amp_rem / u32(amp_p.amp_e{d});"));
+            self.line("if (amp_lin >= amp_p.amp_total) { return; }");
+            self.line(&format!("var amp_idx: array<i32, {rank}>;"));
+            self.line("var amp_rem = amp_lin;");
+            for d in (0..rank).rev() {
+                self.line(&format!(
+                    "amp_idx[{d}] = i32(amp_rem % u32(amp_p.amp_e{d}));"
+                ));
+                if d > 0 {
+                    self.line(&format!("amp_rem = amp_rem / u32(amp_p.amp_e{d});"));
+                }
             }
         }
         let body = &k.body;
@@ -841,6 +845,27 @@ impl Writer<'_> {
             StmtKind::Break => self.line("break;"),
             StmtKind::Continue => self.line("continue;"),
             StmtKind::Return(None) => self.line("return;"),
+            StmtKind::Barrier(kind) => match kind {
+                BarrierKind::Wait | BarrierKind::AllMemory => {
+                    self.line("storageBarrier();");
+                    self.line("workgroupBarrier();");
+                }
+                BarrierKind::GlobalMemory => self.line("storageBarrier();"),
+                BarrierKind::TileStaticMemory => self.line("workgroupBarrier();"),
+            },
+            StmtKind::TileStatic { local, name, ty } => {
+                let wname = self.namer.name(name);
+                self.locals.insert(*local, wname.clone());
+                self.note(ty);
+                if ty.uses_f64() {
+                    self.uses_f64 = true;
+                }
+                let decl = format!("var<workgroup> {wname}: {};\n", type_wgsl(ty));
+                self.fns
+                    .borrow_mut()
+                    .decls
+                    .insert(format!("~{wname}"), decl);
+            }
             StmtKind::Return(Some(e)) => {
                 let mut pre = Vec::new();
                 let (v, _) = self.expr(e, &mut pre)?;
@@ -892,6 +917,7 @@ impl Writer<'_> {
             captures: Vec::new(),
             body: Block::default(),
             span: func.span,
+            tile: None,
         };
         let mut w = Writer {
             kernel: &dummy,
@@ -954,6 +980,46 @@ impl Writer<'_> {
         self.namer.internal(&format!("amp_t{}", self.tmp))
     }
 
+    /// The entry point of a tiled kernel: one workgroup per tile (the last
+    /// dimension is x), and the `TiledIndex` fields of each thread.
+    fn tiled_entry(&mut self, rank: usize, tile: &[u32]) {
+        let dim = |d: usize| if d < rank { tile[rank - 1 - d] } else { 1 };
+        let _ = writeln!(
+            self.out,
+            "\n@compute @workgroup_size({}, {}, {})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(local_invocation_id) amp_lid: vec3<u32>) {{",
+            dim(0),
+            dim(1),
+            dim(2)
+        );
+        self.indent = 1;
+        let comps = ["x", "y", "z"];
+        for name in [
+            "amp_local",
+            "amp_tile",
+            "amp_tile_origin",
+            "amp_global",
+            "amp_tile_extent",
+            "amp_idx",
+        ] {
+            self.namer.internal(name);
+            self.line(&format!("var {name}: array<i32, {rank}>;"));
+        }
+        for d in 0..rank {
+            let c = comps[rank - 1 - d];
+            self.line(&format!("amp_local[{d}] = i32(amp_lid.{c});"));
+            self.line(&format!("amp_tile[{d}] = i32(amp_wg.{c});"));
+            self.line(&format!("amp_tile_extent[{d}] = {}i;", tile[d]));
+            self.line(&format!(
+                "amp_tile_origin[{d}] = amp_tile[{d}] * {}i;",
+                tile[d]
+            ));
+            self.line(&format!(
+                "amp_global[{d}] = amp_tile_origin[{d}] + amp_local[{d}];"
+            ));
+        }
+        self.line("amp_idx = amp_global;");
+    }
+
     /// Records the declarations `t` needs.
     fn note(&mut self, t: &Type) {
         note_type(t, &mut self.fns.borrow_mut().decls);
@@ -966,6 +1032,32 @@ impl Writer<'_> {
             }
             _ => Err(compile_error(span, "not a container capture")),
         }
+    }
+
+    /// `a[i][j]` of a `tile_static` array.
+    fn tile_element(
+        &mut self,
+        id: LocalId,
+        idx: &[Expr],
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<(String, Type)> {
+        let mut text = self.local_name(id, span)?;
+        let mut t = self.local_type(id, span)?;
+        for i in idx {
+            let (v, _) = self.expr(i, pre)?;
+            let _ = write!(text, "[{v}]");
+            t = match t {
+                Type::Array(elem, _) => *elem,
+                _ => {
+                    return Err(compile_error(
+                        span,
+                        "indexing a tile_static value that is not an array",
+                    ));
+                }
+            };
+        }
+        Ok((text, t))
     }
 
     /// The element address expression of `c[idx]`.
@@ -1003,6 +1095,7 @@ impl Writer<'_> {
         match p {
             Place::Local(id) => Ok((self.local_name(*id, span)?, self.local_type(*id, span)?)),
             Place::Element(c, idx) => self.address(*c, idx, span, pre),
+            Place::TileElement(id, idx) => self.tile_element(*id, idx, span, pre),
             Place::Field(base, m) => {
                 let (b, t) = self.place(base, span, pre)?;
                 let (suffix, ft) = member_of(&t, m, span)?;
@@ -1181,6 +1274,17 @@ impl Writer<'_> {
                 Ok((text, Type::Scalar(*to)))
             }
             ExprKind::Load(c, idx) => self.address(*c, idx, span, pre),
+            ExprKind::TileLoad(id, idx) => self.tile_element(*id, idx, span, pre),
+            ExprKind::Tiled(f) => {
+                let name = match f {
+                    TiledField::Global => "amp_global",
+                    TiledField::Local => "amp_local",
+                    TiledField::Tile => "amp_tile",
+                    TiledField::TileOrigin => "amp_tile_origin",
+                    TiledField::TileExtent => "amp_tile_extent",
+                };
+                Ok((name.to_string(), Type::Index(self.kernel.rank)))
+            }
             ExprKind::Field(x, m) => {
                 let (v, t) = self.expr(x, pre)?;
                 let (suffix, ft) = member_of(&t, m, span)?;

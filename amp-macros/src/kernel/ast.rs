@@ -100,6 +100,10 @@ pub(crate) enum ExprKind {
     MakeStruct(syn::Path, Vec<(Ident, Expr)>),
     /// `(a, b, ..)`.
     MakeTuple(Vec<Expr>),
+    /// `t.global`, `t.local`, ... of the tiled index (`TiledField` name).
+    Tiled(&'static str, Ident),
+    /// `a[i][j]` of a `tile_static` array.
+    TileLoad(u32, Ident, Vec<Expr>),
     If(Box<Expr>, Block, Block),
     Block(Block),
 }
@@ -111,6 +115,8 @@ pub(crate) enum Place {
     ArrayElement(u32, Ident, Vec<Expr>),
     /// A field of a place.
     Field(Box<Place>, syn::Member),
+    /// An element of a `tile_static` array.
+    TileElement(u32, Ident, Vec<Expr>),
 }
 
 #[derive(Debug, Clone)]
@@ -152,6 +158,16 @@ pub(crate) enum StmtKind {
     /// Native-only code that makes rustc check what the lowering no longer
     /// shows it (a lowered `match`'s exhaustiveness).
     NativeCheck(proc_macro2::TokenStream),
+    /// `t.barrier.wait()` and its variants (`BarrierKind` name).
+    Barrier(&'static str),
+    /// A `tile_static!` array: element type and dimensions (outermost first).
+    TileStatic {
+        local: u32,
+        name: Ident,
+        elem: syn::Type,
+        scalar: Scalar,
+        dims: Vec<syn::Expr>,
+    },
 }
 
 #[derive(Debug, Clone, Default)]
@@ -169,6 +185,8 @@ pub(crate) struct Kernel {
     pub(crate) captures: Vec<Ident>,
     pub(crate) body: Block,
     pub(crate) span: Span,
+    /// Whether the parameter is a `TiledIndex` (a tiled kernel).
+    pub(crate) tiled: bool,
 }
 
 /// A parsed `#[kernel]` function.

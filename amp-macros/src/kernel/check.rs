@@ -7,6 +7,197 @@ use super::parse::Errors;
 /// Checks `k`, adding spanned errors.
 pub(crate) fn check(k: &Kernel, errors: &mut Errors) {
     block(&k.body, 0, errors);
+    if k.tiled {
+        uniformity(&k.body, errors);
+    }
+}
+
+/// Every thread of a tile must reach the same barriers: a barrier under
+/// control flow that depends on the thread (its local or global index, or
+/// data it loaded) is an error, as in C++ AMP (naga does not check it the
+/// same way, and on GPUs it is undefined behaviour). The analysis is
+/// conservative: values derived from `t.global`, `t.local`, container and
+/// `tile_static` loads vary by thread; after a `break`, `continue` or
+/// `return` under varying control, every later barrier is rejected.
+fn uniformity(body: &Block, errors: &mut Errors) {
+    let mut u = Uniformity::default();
+    // The set of varying locals grows monotonically: iterate to a fixed
+    // point, then report.
+    for _ in 0..16 {
+        let before = u.varying.len();
+        u.diverged = false;
+        u.block(body, false);
+        if u.varying.len() == before {
+            break;
+        }
+    }
+    u.report = true;
+    u.diverged = false;
+    u.block(body, false);
+    for span in u.errors {
+        errors.push(syn::Error::new(
+            span,
+            "this barrier is under control flow that depends on the thread (its index, or data it loaded): every thread of a tile must reach the same barriers (C++ AMP rejects this; on a GPU it is undefined behaviour)",
+        ));
+    }
+}
+
+#[derive(Default)]
+struct Uniformity {
+    varying: std::collections::HashSet<u32>,
+    diverged: bool,
+    report: bool,
+    errors: Vec<proc_macro2::Span>,
+}
+
+impl Uniformity {
+    fn block(&mut self, b: &Block, ctx: bool) {
+        for s in &b.stmts {
+            self.stmt(s, ctx);
+        }
+        if let Some(t) = &b.tail {
+            self.expr(t, ctx);
+        }
+    }
+
+    fn mark(&mut self, local: u32, varying: bool) {
+        if varying {
+            self.varying.insert(local);
+        }
+    }
+
+    fn place_root(p: &Place) -> Option<u32> {
+        match p {
+            Place::Local(id, _) | Place::ArrayElement(id, _, _) => Some(*id),
+            Place::Field(base, _) => Self::place_root(base),
+            Place::Element(..) | Place::TileElement(..) => None,
+        }
+    }
+
+    fn place_varying(&mut self, p: &Place, ctx: bool) -> bool {
+        match p {
+            Place::Local(..) => false,
+            Place::ArrayElement(_, _, idx)
+            | Place::Element(_, _, idx)
+            | Place::TileElement(_, _, idx) => self.any(idx, ctx),
+            Place::Field(base, _) => self.place_varying(base, ctx),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, ctx: bool) {
+        match &s.kind {
+            StmtKind::Let { local, init, .. } => {
+                let v = init.as_ref().is_some_and(|e| self.expr(e, ctx));
+                self.mark(*local, ctx || v);
+            }
+            StmtKind::Assign(place, _, e) => {
+                let v = self.expr(e, ctx) | self.place_varying(place, ctx);
+                if let Some(root) = Self::place_root(place) {
+                    self.mark(root, ctx || v);
+                }
+            }
+            StmtKind::Expr(e) => {
+                self.expr(e, ctx);
+            }
+            StmtKind::If(c, a, b) => {
+                let inner = ctx || self.expr(c, ctx);
+                self.block(a, inner);
+                if let Some(b) = b {
+                    self.block(b, inner);
+                }
+            }
+            StmtKind::While(c, body) => {
+                let inner = ctx || self.expr(c, ctx);
+                self.block(body, inner);
+            }
+            StmtKind::Loop(body) => self.block(body, ctx),
+            StmtKind::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
+                let mut v = self.expr(start, ctx) | self.expr(end, ctx);
+                if let Some(st) = step {
+                    v |= self.expr(st, ctx);
+                }
+                self.mark(*var, ctx || v);
+                self.block(body, ctx || v);
+            }
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) => {
+                if ctx {
+                    self.diverged = true;
+                }
+            }
+            StmtKind::Barrier(_) => {
+                if (ctx || self.diverged) && self.report {
+                    self.errors.push(s.span);
+                }
+            }
+            StmtKind::NativeCheck(_) | StmtKind::TileStatic { .. } => {}
+        }
+    }
+
+    /// Whether any of `xs` varies (visiting all of them: they may contain
+    /// blocks whose statements matter).
+    fn any(&mut self, xs: &[Expr], ctx: bool) -> bool {
+        let mut v = false;
+        for x in xs {
+            v |= self.expr(x, ctx);
+        }
+        v
+    }
+
+    /// Whether `e` varies by thread (walking the statements of the blocks
+    /// it contains).
+    fn expr(&mut self, e: &Expr, ctx: bool) -> bool {
+        match &e.kind {
+            ExprKind::Lit(..) | ExprKind::Capture(..) | ExprKind::Const(_) => false,
+            ExprKind::Local(id, _) => self.varying.contains(id),
+            ExprKind::KernelIndex(_) | ExprKind::Load(..) => true,
+            ExprKind::TileLoad(_, _, idx) => {
+                idx.iter().for_each(|i| {
+                    self.expr(i, ctx);
+                });
+                true
+            }
+            ExprKind::Tiled(field, _) => matches!(*field, "Global" | "Local"),
+            ExprKind::Binary(_, l, r) | ExprKind::Element(l, r) => {
+                self.expr(l, ctx) | self.expr(r, ctx)
+            }
+            ExprKind::Unary(_, x)
+            | ExprKind::Cast(x, _)
+            | ExprKind::Field(x, _)
+            | ExprKind::Repeat(x, _) => self.expr(x, ctx),
+            ExprKind::MakeIndex(xs)
+            | ExprKind::Array(xs)
+            | ExprKind::Call(_, _, xs)
+            | ExprKind::CallFn(_, xs)
+            | ExprKind::MakeVector(_, _, _, xs)
+            | ExprKind::MakeTuple(xs) => self.any(xs, ctx),
+            ExprKind::MakeStruct(_, fields) => {
+                let mut v = false;
+                for (_, x) in fields {
+                    v |= self.expr(x, ctx);
+                }
+                v
+            }
+            ExprKind::If(c, a, b) => {
+                let inner = ctx || self.expr(c, ctx);
+                self.block(a, inner);
+                self.block(b, inner);
+                inner
+                    || a.tail.as_ref().is_some_and(|t| self.expr(t, inner))
+                    || b.tail.as_ref().is_some_and(|t| self.expr(t, inner))
+            }
+            ExprKind::Block(b) => {
+                self.block(b, ctx);
+                b.tail.as_ref().is_some_and(|t| self.expr(t, ctx))
+            }
+        }
+    }
 }
 
 fn block(b: &Block, loops: u32, errors: &mut Errors) {

@@ -82,6 +82,47 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
         });
     let native_body = native_block(&k.body);
     let index = &k.index;
+    let launch = if k.tiled {
+        quote! {
+            #[allow(clippy::all, unused_parens, unused_braces)]
+            let __amp_native = ::amp_core::__private::kernel::native_tiled_kernel::<#rank, _, _>(
+                &__amp_captures,
+                move |__amp_caps, #index: &::amp_core::TiledIndex<#rank>, __amp_tile_mem: &::amp_core::__private::kernel::TileMemory| {
+                    let __amp_tiled = #index;
+                    let _amp_off = 0usize;
+                    #(#native_binds)*
+                    #native_body
+                },
+            );
+            ::amp_core::__private::kernel::launch_tiled::<#rank, _, _, _>(
+                #view,
+                ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
+                &__AMP_SITE,
+                __amp_captures,
+                || -> __ir::Block { #ir_body },
+                __amp_native,
+            )
+        }
+    } else {
+        quote! {
+            #[allow(clippy::all, unused_parens, unused_braces)]
+            let __amp_native = ::amp_core::__private::kernel::native_kernel::<#rank, _, _>(
+                &__amp_captures,
+                move |__amp_caps, #index: ::amp_core::Index<#rank>| {
+                    #(#native_binds)*
+                    #native_body
+                },
+            );
+            ::amp_core::__private::kernel::launch::<#rank, _, _, _>(
+                #view,
+                ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
+                &__AMP_SITE,
+                __amp_captures,
+                || -> __ir::Block { #ir_body },
+                __amp_native,
+            )
+        }
+    };
     let capture_checks = caps.iter().map(|c| {
         quote_spanned! {c.span()=>
             ::amp_core::__private::kernel::assert_capture(&#c);
@@ -100,22 +141,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             let __amp_captures = (#(&#caps,)*);
             // The native form is rewritten user code: lints about its shape
             // would point at code the user did not write that way.
-            #[allow(clippy::all, unused_parens, unused_braces)]
-            let __amp_native = ::amp_core::__private::kernel::native_kernel::<#rank, _, _>(
-                &__amp_captures,
-                move |__amp_caps, #index: ::amp_core::Index<#rank>| {
-                    #(#native_binds)*
-                    #native_body
-                },
-            );
-            ::amp_core::__private::kernel::launch::<#rank, _, _, _>(
-                #view,
-                ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
-                &__AMP_SITE,
-                __amp_captures,
-                || -> __ir::Block { #ir_body },
-                __amp_native,
-            )
+            #launch
         }
     }
 }
@@ -239,6 +265,28 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
             quote!(__ir::StmtKind::Return(#e))
         }
         StmtKind::NativeCheck(_) => unreachable!("filtered out of IR blocks"),
+        StmtKind::Barrier(kind) => {
+            let kind = format_ident!("{}", kind);
+            quote!(__ir::StmtKind::Barrier(__ir::BarrierKind::#kind))
+        }
+        StmtKind::TileStatic {
+            local,
+            name,
+            scalar,
+            dims,
+            ..
+        } => {
+            let local = local_id(*local);
+            let name = name.to_string();
+            let mut ty = {
+                let s = scalar_tokens(*scalar);
+                quote!(__ir::Type::Scalar(#s))
+            };
+            for len in dims.iter().rev() {
+                ty = quote!(__ir::Type::Array(::std::boxed::Box::new(#ty), (#len) as u32));
+            }
+            quote!(__ir::StmtKind::TileStatic { local: #local, name: #name, ty: #ty })
+        }
     };
     quote!(__ir::Stmt::new(#kind, #span))
 }
@@ -268,6 +316,11 @@ fn ir_place(p: &Place) -> TokenStream {
             let id = local_id(*id);
             let idx = idx.iter().map(ir_expr);
             quote!(__ir::Place::ArrayElement(#id, ::std::vec![#(#idx),*]))
+        }
+        Place::TileElement(id, _, idx) => {
+            let id = local_id(*id);
+            let idx = idx.iter().map(ir_expr);
+            quote!(__ir::Place::TileElement(#id, ::std::vec![#(#idx),*]))
         }
         Place::Field(base, m) => {
             let base = ir_place(base);
@@ -360,6 +413,15 @@ fn ir_expr(e: &Expr) -> TokenStream {
             let x = boxed(x);
             let m = member_tokens(m);
             quote!(__ir::ExprKind::Field(#x, #m))
+        }
+        ExprKind::Tiled(field, _) => {
+            let field = format_ident!("{}", field);
+            quote!(__ir::ExprKind::Tiled(__ir::TiledField::#field))
+        }
+        ExprKind::TileLoad(id, _, idx) => {
+            let id = local_id(*id);
+            let idx = idx.iter().map(ir_expr);
+            quote!(__ir::ExprKind::TileLoad(#id, ::std::vec![#(#idx),*]))
         }
         ExprKind::MakeVector(n, sc, _, args) => {
             let sc = scalar_tokens(*sc);
@@ -545,6 +607,17 @@ fn native_stmt(s: &Stmt) -> TokenStream {
                         }
                     }
                 }
+                Place::TileElement(_, name, idx) => {
+                    let index = native_index(idx);
+                    let store = kpath("Store::store");
+                    match op {
+                        None => quote_spanned!(span=> #store(#name, #index, #value);),
+                        Some(op) => {
+                            let v = native_binary(op, quote!(#name.load(__amp_i)), value, span);
+                            quote_spanned!(span=> { let __amp_i = #index; #store(#name, __amp_i, #v); })
+                        }
+                    }
+                }
             }
         }
         StmtKind::Expr(e) => {
@@ -600,6 +673,36 @@ fn native_stmt(s: &Stmt) -> TokenStream {
         StmtKind::Break => quote_spanned!(span=> break;),
         StmtKind::Continue => quote_spanned!(span=> continue;),
         StmtKind::NativeCheck(tokens) => tokens.clone(),
+        StmtKind::Barrier(kind) => {
+            let method = format_ident!(
+                "{}",
+                match *kind {
+                    "Wait" => "wait",
+                    "AllMemory" => "wait_with_all_memory_fence",
+                    "GlobalMemory" => "wait_with_global_memory_fence",
+                    _ => "wait_with_tile_static_memory_fence",
+                }
+            );
+            quote_spanned!(span=> __amp_tiled.barrier.#method();)
+        }
+        StmtKind::TileStatic {
+            local,
+            name,
+            elem,
+            dims,
+            ..
+        } => {
+            let arr = format_ident!("__amp_tile_static_{}", local);
+            let d = dims.len();
+            let f = kpath("ops::cast");
+            quote_spanned! {span=>
+                let (#arr, _amp_off) = __amp_tile_mem.array::<#elem, #d>(
+                    _amp_off,
+                    [#(#f::<usize, _>(#dims)),*],
+                );
+                let #name = &#arr;
+            }
+        }
         StmtKind::Return(None) => quote_spanned!(span=> return;),
         StmtKind::Return(Some(e)) => {
             let e = native_expr(e);
@@ -666,6 +769,23 @@ fn native_expr(e: &Expr) -> TokenStream {
             let s = format_ident!("{}", s.variant().to_lowercase());
             let f = kpath("ops::cast");
             quote_spanned!(span=> #f::<#s, _>(#x))
+        }
+        ExprKind::TileLoad(_, name, idx) => {
+            let index = native_index(idx);
+            quote_spanned!(span=> #name.load(#index))
+        }
+        ExprKind::Tiled(field, param) => {
+            let field = format_ident!(
+                "{}",
+                match *field {
+                    "Global" => "global",
+                    "Local" => "local",
+                    "Tile" => "tile",
+                    "TileOrigin" => "tile_origin",
+                    _ => "tile_extent",
+                }
+            );
+            quote_spanned!(span=> #param.#field)
         }
         ExprKind::Load(_, name, idx) => {
             let index = native_index(idx);
@@ -873,6 +993,17 @@ fn native_field_assign(
             }}
         }
         Place::Field(..) => unreachable!("the root of a field chain is not a field"),
+        Place::TileElement(_, name, idx) => {
+            let index = native_index(idx);
+            let store = kpath("Store::store");
+            let body = assign(quote!(__amp_e #(.#fields)*));
+            quote_spanned! {span=> {
+                let __amp_i = #index;
+                let mut __amp_e = #name.load(__amp_i);
+                #body
+                #store(#name, __amp_i, __amp_e);
+            }}
+        }
     }
 }
 

@@ -66,6 +66,7 @@ pub(crate) fn kernel_function(attr: TokenStream, item: TokenStream) -> TokenStre
             captures: Vec::new(),
             body: f.body.clone(),
             span: proc_macro2::Span::call_site(),
+            tiled: false,
         };
         check::check(&k, &mut errors);
     }

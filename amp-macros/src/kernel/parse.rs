@@ -55,6 +55,10 @@ enum Binding {
     /// binding is its scrutinee), spelled by the alias in native code.
     Local(u32, Option<Ident>),
     Index,
+    /// The `TiledIndex` parameter of a tiled kernel.
+    Tiled,
+    /// A `tile_static!` array.
+    TileStatic(u32),
 }
 
 struct Resolver<'e> {
@@ -67,6 +71,8 @@ struct Resolver<'e> {
     /// Whether a `#[kernel]` function (not a kernel body) is being parsed:
     /// it cannot capture, and it may return a value.
     function: bool,
+    /// Whether the kernel is tiled (has a `TiledIndex`).
+    tiled: bool,
 }
 
 const MATH_METHODS: &[(&str, &str)] = &[
@@ -160,7 +166,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
             "a kernel cannot be `async`: kernels run to completion on the accelerator",
         );
     }
-    let (index, rank) = match closure.inputs.len() {
+    let (index, rank, tiled) = match closure.inputs.len() {
         1 => parse_index_param(&closure.inputs[0], errors)?,
         _ => {
             errors.at(
@@ -170,13 +176,19 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
             return None;
         }
     };
+    let param = if tiled {
+        Binding::Tiled
+    } else {
+        Binding::Index
+    };
     let mut resolver = Resolver {
-        scopes: vec![vec![(index.to_string(), Binding::Index)]],
+        scopes: vec![vec![(index.to_string(), param)]],
         captures: Vec::new(),
         next_local: 0,
         errors,
         type_params: Vec::new(),
         function: false,
+        tiled,
     };
     let body = match &*closure.body {
         syn::Expr::Block(b) => resolver.block(&b.block),
@@ -196,10 +208,11 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         captures: resolver.captures,
         body,
         span: closure.span(),
+        tiled,
     })
 }
 
-fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32)> {
+fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32, bool)> {
     let syn::Pat::Type(pt) = pat else {
         errors.at(
             pat,
@@ -222,14 +235,8 @@ fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32)
         return None;
     };
     let last = tp.path.segments.last()?;
-    if last.ident == "TiledIndex" {
-        errors.at(
-            &pt.ty,
-            "tiled kernels (`TiledIndex`) are not supported by this version of the kernel compiler",
-        );
-        return None;
-    }
-    if last.ident != "Index" {
+    let tiled = last.ident == "TiledIndex";
+    if last.ident != "Index" && !tiled {
         errors.at(&pt.ty, "the kernel parameter must be an `Index<N>`");
         return None;
     }
@@ -250,7 +257,11 @@ fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32)
         _ => None,
     };
     match rank {
-        Some(r) if r >= 1 => Some((name, r)),
+        Some(r) if tiled && !(1..=3).contains(&r) => {
+            errors.at(&pt.ty, "tiled kernels have rank 1, 2 or 3, as C++ AMP's");
+            None
+        }
+        Some(r) if r >= 1 => Some((name, r, tiled)),
         _ => {
             errors.at(
                 &pt.ty,
@@ -415,6 +426,140 @@ impl Resolver<'_> {
         id
     }
 
+    /// Whether `e` is the tiled index parameter itself.
+    fn is_tiled_param(&self, e: &syn::Expr) -> bool {
+        match strip_parens(e) {
+            syn::Expr::Path(p) => self
+                .path_ident(p)
+                .is_some_and(|n| matches!(self.lookup(&n.to_string()), Some(Binding::Tiled))),
+            _ => false,
+        }
+    }
+
+    /// `t.global` (and the other index fields) of the tiled index.
+    fn tiled_field(&self, e: &syn::Expr) -> Option<(&'static str, Ident)> {
+        let syn::Expr::Field(f) = strip_parens(e) else {
+            return None;
+        };
+        if !self.is_tiled_param(&f.base) {
+            return None;
+        }
+        let syn::Member::Named(m) = &f.member else {
+            return None;
+        };
+        let field = match m.to_string().as_str() {
+            "global" => "Global",
+            "local" => "Local",
+            "tile" => "Tile",
+            "tile_origin" => "TileOrigin",
+            "tile_extent" => "TileExtent",
+            _ => return None,
+        };
+        let syn::Expr::Path(p) = strip_parens(&f.base) else {
+            return None;
+        };
+        Some((field, self.path_ident(p)?))
+    }
+
+    /// `t.barrier.wait()` and the other barriers: the `BarrierKind` name.
+    fn barrier_call(&self, m: &syn::ExprMethodCall) -> Option<&'static str> {
+        let syn::Expr::Field(f) = strip_parens(&m.receiver) else {
+            return None;
+        };
+        if !self.is_tiled_param(&f.base)
+            || !matches!(&f.member, syn::Member::Named(n) if n == "barrier")
+        {
+            return None;
+        }
+        Some(match m.method.to_string().as_str() {
+            "wait" => "Wait",
+            "wait_with_all_memory_fence" => "AllMemory",
+            "wait_with_global_memory_fence" => "GlobalMemory",
+            "wait_with_tile_static_memory_fence" => "TileStaticMemory",
+            _ => return None,
+        })
+    }
+
+    /// `tile_static! { let a: [[f32; TS]; TS]; .. }`: arrays of scalars
+    /// shared by the work items of a tile.
+    fn tile_static(&mut self, mac: &syn::Macro) -> Vec<Stmt> {
+        let span = mac.span();
+        if !self.tiled {
+            self.errors.at(mac, "tile_static memory belongs to a tile: it needs a tiled kernel (`|t: TiledIndex<N>|` over `extent.tile::<..>()`)");
+            return Vec::new();
+        }
+        let tokens = &mac.tokens;
+        let block: syn::Block = match syn::parse2(quote::quote!({ #tokens })) {
+            Ok(b) => b,
+            Err(e) => {
+                self.errors.push(e);
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::new();
+        for stmt in &block.stmts {
+            let syn::Stmt::Local(l) = stmt else {
+                self.errors.at(
+                    stmt,
+                    "tile_static! declares arrays: `let name: [[f32; N]; M];`",
+                );
+                continue;
+            };
+            if let Some(init) = &l.init {
+                self.errors.at(&init.expr, "tile_static arrays have no initialiser: write them in the kernel, then wait at a barrier");
+                continue;
+            }
+            let syn::Pat::Type(pt) = &l.pat else {
+                self.errors.at(
+                    &l.pat,
+                    "tile_static arrays need a type: `let name: [[f32; N]; M];`",
+                );
+                continue;
+            };
+            let syn::Pat::Ident(pi) = &*pt.pat else {
+                self.errors
+                    .at(&pt.pat, "tile_static arrays are named by a plain name");
+                continue;
+            };
+            // [[[T; A]; B]; C]: dims C, B, A (outermost first).
+            let mut dims = Vec::new();
+            let mut ty = &*pt.ty;
+            while let syn::Type::Array(a) = ty {
+                dims.push(a.len.clone());
+                ty = &a.elem;
+            }
+            let scalar = match ty {
+                syn::Type::Path(p) => p
+                    .path
+                    .get_ident()
+                    .and_then(|i| Scalar::from_name(&i.to_string())),
+                _ => None,
+            };
+            let (Some(scalar), 1..=3) = (scalar.filter(|s| *s != Scalar::Bool), dims.len()) else {
+                self.errors.at(&pt.ty, "tile_static arrays have 1 to 3 dimensions of i32, u32, f32 or f64: `[[f32; N]; M]`");
+                continue;
+            };
+            let local = self.declare(&pi.ident);
+            self.scopes
+                .last_mut()
+                .expect("a scope")
+                .last_mut()
+                .expect("just declared")
+                .1 = Binding::TileStatic(local);
+            out.push(Stmt {
+                kind: StmtKind::TileStatic {
+                    local,
+                    name: pi.ident.clone(),
+                    elem: ty.clone(),
+                    scalar,
+                    dims,
+                },
+                span,
+            });
+        }
+        out
+    }
+
     fn capture(&mut self, name: &Ident) -> Option<u32> {
         if self.function {
             self.errors.at(
@@ -455,6 +600,9 @@ impl Resolver<'_> {
                     item,
                     "items (fn, struct, static, use, ...) cannot be declared inside a kernel: declare them outside it (helper functions as `#[kernel] fn`; constants are inlined by value)",
                 ),
+                syn::Stmt::Macro(m) if m.mac.path.is_ident("tile_static") || m.mac.path.segments.last().is_some_and(|s| s.ident == "tile_static") => {
+                    out.stmts.extend(self.tile_static(&m.mac));
+                }
                 syn::Stmt::Macro(m) => self.errors.at(
                     &m.mac,
                     "macros are not allowed in kernels: accelerators cannot print, allocate or panic (C++ AMP restrict(amp))",
@@ -601,6 +749,12 @@ impl Resolver<'_> {
                 StmtKind::Loop(self.block(&l.body))
             }
             syn::Expr::ForLoop(f) => return self.for_loop(f),
+            syn::Expr::MethodCall(m) if self.barrier_call(m).is_some() => {
+                if !m.args.is_empty() {
+                    self.errors.at(&m.args, "tile barriers take no arguments");
+                }
+                StmtKind::Barrier(self.barrier_call(m)?)
+            }
             syn::Expr::Match(m) => {
                 let e = self.match_expr(m, true)?;
                 let ExprKind::Block(block) = e.kind else {
@@ -738,8 +892,15 @@ impl Resolver<'_> {
                     Some(Binding::Local(id, alias)) => {
                         Some(Place::Local(id, alias.unwrap_or(name)))
                     }
-                    Some(Binding::Index) => {
+                    Some(Binding::Index | Binding::Tiled) => {
                         self.errors.at(p, "the kernel's index cannot be assigned");
+                        None
+                    }
+                    Some(Binding::TileStatic(_)) => {
+                        self.errors.at(
+                            p,
+                            "a tile_static array is assigned element by element: `a[i] = ..`",
+                        );
                         None
                     }
                     None => {
@@ -767,6 +928,7 @@ impl Resolver<'_> {
                 match base {
                     IndexBase::Capture(c, name) => Some(Place::Element(c, name, indices)),
                     IndexBase::Local(id, name) => Some(Place::ArrayElement(id, name, indices)),
+                    IndexBase::TileStatic(id, name) => Some(Place::TileElement(id, name, indices)),
                     IndexBase::KernelIndex(name) => {
                         self.errors
                             .at(name, "the kernel's index cannot be assigned");
@@ -819,6 +981,14 @@ impl Resolver<'_> {
         let base = match self.lookup(&name.to_string()) {
             Some(Binding::Local(id, alias)) => IndexBase::Local(id, alias.unwrap_or(name)),
             Some(Binding::Index) => IndexBase::KernelIndex(name),
+            Some(Binding::TileStatic(id)) => IndexBase::TileStatic(id, name),
+            Some(Binding::Tiled) => {
+                self.errors.at(
+                    &name,
+                    "index a field of the tiled index: `t.global[0]`, `t.local[1]`",
+                );
+                return None;
+            }
             None => {
                 let c = self.capture(&name)?;
                 IndexBase::Capture(c, name)
@@ -886,6 +1056,15 @@ impl Resolver<'_> {
                             ExprKind::Local(id, alias.unwrap_or(name))
                         }
                         Some(Binding::Index) => ExprKind::KernelIndex(name),
+                        Some(Binding::Tiled) => {
+                            self.errors.at(p, "use the fields of the tiled index: `t.global`, `t.local`, `t.tile`, `t.tile_origin`, `t.tile_extent`");
+                            return None;
+                        }
+                        Some(Binding::TileStatic(_)) => {
+                            self.errors
+                                .at(p, "a tile_static array is used element by element: `a[i]`");
+                            return None;
+                        }
                         // In a `#[kernel]` function an upper-case name is a
                         // constant or a const parameter (it cannot capture).
                         // In a kernel it may also be a variable: captured by
@@ -956,10 +1135,16 @@ impl Resolver<'_> {
                 };
                 ExprKind::Cast(Box::new(self.expr(&c.expr)?), to)
             }
+            syn::Expr::Index(ix) if self.tiled_field(&ix.expr).is_some() => {
+                let base = self.expr(&ix.expr)?;
+                let i = self.expr(strip_usize_cast(&ix.index))?;
+                ExprKind::Element(Box::new(base), Box::new(i))
+            }
             syn::Expr::Index(_) => {
                 let (base, mut indices) = self.index_chain(e)?;
                 match base {
                     IndexBase::Capture(c, name) => ExprKind::Load(c, name, indices),
+                    IndexBase::TileStatic(id, name) => ExprKind::TileLoad(id, name, indices),
                     IndexBase::Local(id, name) => {
                         let mut acc = Expr {
                             kind: ExprKind::Local(id, name),
@@ -997,6 +1182,17 @@ impl Resolver<'_> {
             }
             syn::Expr::MethodCall(m) => {
                 let name = m.method.to_string();
+                if name.starts_with("wait")
+                    && matches!(strip_parens(&m.receiver), syn::Expr::Field(f) if matches!(&f.member, syn::Member::Named(n) if n == "barrier"))
+                {
+                    let msg = if self.tiled {
+                        "a barrier is a statement of its own: `t.barrier.wait();`"
+                    } else {
+                        "barriers exist only in tiled kernels: launch over `extent.tile::<..>()` with a `|t: TiledIndex<N>|` kernel"
+                    };
+                    self.errors.at(m, msg);
+                    return None;
+                }
                 let Some(b) = builtin(&name) else {
                     self.errors.at(
                         &m.method,
@@ -1157,6 +1353,14 @@ impl Resolver<'_> {
                 ExprKind::MakeStruct(st.path.clone(), fields)
             }
             syn::Expr::Match(m) => return self.match_expr(m, false),
+            syn::Expr::Field(f) if self.tiled_field(e).is_some() => {
+                let (field, name) = self.tiled_field(e)?;
+                ExprKind::Tiled(field, name)
+            }
+            syn::Expr::Field(f) if self.is_tiled_param(&f.base) => {
+                self.errors.at(f, "the tiled index has the fields `global`, `local`, `tile`, `tile_origin`, `tile_extent`, and `barrier` (for `t.barrier.wait()` statements)");
+                return None;
+            }
             syn::Expr::Field(f) => ExprKind::Field(Box::new(self.expr(&f.base)?), f.member.clone()),
             syn::Expr::Range(r) => {
                 self.errors.at(
@@ -1445,6 +1649,7 @@ enum IndexBase {
     Capture(u32, Ident),
     Local(u32, Ident),
     KernelIndex(Ident),
+    TileStatic(u32, Ident),
 }
 
 fn strip_parens(e: &syn::Expr) -> &syn::Expr {
@@ -1583,6 +1788,7 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         errors,
         type_params,
         function: true,
+        tiled: false,
     };
     let mut params = Vec::new();
     for input in &sig.inputs {
