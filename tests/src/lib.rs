@@ -37,15 +37,37 @@ pub fn gpu_accelerators() -> Vec<Accelerator> {
     accelerators().into_iter().filter(|a| !a.is_cpu()).collect()
 }
 
-/// A small deterministic pseudo-random generator (xorshift64*), seeded per
-/// test so that failures reproduce, different in every test.
+/// Set to a number to draw other inputs in every test (the seed each test
+/// uses is mixed with it); unset, every run draws the same inputs.
+pub const SEED_VAR: &str = "AMP_TEST_SEED";
+
+/// A small pseudo-random generator (xorshift64*), seeded per test so that
+/// failures reproduce, different in every test. With [`SEED_VAR`] set, each
+/// value of it gives every test fresh inputs; the seed is printed, and the
+/// test harness shows it when a test fails.
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
 
 impl Rng {
-    /// A generator seeded from `seed` (any value; zero is remapped).
+    /// A generator seeded from `seed` (any value; zero is remapped), mixed
+    /// with [`SEED_VAR`] where it is set.
+    ///
+    /// # Panics
+    ///
+    /// If [`SEED_VAR`] is set to something that is not a `u64`.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        let run = match std::env::var(SEED_VAR) {
+            Ok(v) => v
+                .trim()
+                .parse::<u64>()
+                .unwrap_or_else(|_| panic!("{SEED_VAR}={v:?} is not a u64")),
+            Err(_) => 0,
+        };
+        if run != 0 {
+            eprintln!("Rng::new({seed}) with {SEED_VAR}={run}");
+        }
+        let mixed = seed ^ run.wrapping_mul(0xD1B5_4A32_D192_ED03);
+        Rng(mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
     /// The next 64 random bits.

@@ -17,3 +17,10 @@ fn element_derive_refuses_what_wgsl_cannot_share() {
 fn kernels_refuse_what_accelerators_cannot_run() {
     trybuild::TestCases::new().compile_fail("ui/kernel_*.rs");
 }
+
+/// `copy` refuses containers of other ranks or element types
+/// (`tests/ui/copy_*.rs`; C++ AMP's copies between them do not compile).
+#[test]
+fn copies_between_ranks_or_element_types_do_not_compile() {
+    trybuild::TestCases::new().compile_fail("ui/copy_*.rs");
+}

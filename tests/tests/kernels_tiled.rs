@@ -157,3 +157,89 @@ fn tiled_domain_errors() {
         assert!(v.to_vec().unwrap().iter().all(|&x| x == 1), "{acc}");
     }
 }
+
+#[test]
+fn tiled_domain_errors_leave_data_unchanged() {
+    // CONFORMANCE ch. 7: 1024 / 1023 and 1023 / 1024 do not divide; zero and
+    // negative extents are invalid. Nothing runs, no data changes.
+    for acc in accelerators() {
+        let mut rng = Rng::new(77);
+        let before: Vec<i32> = (0..1024).map(|_| rng.range(-1000, 1000)).collect();
+        let mut data = before.clone();
+        {
+            let v = ArrayView::new_mut([1024], &mut data).unwrap();
+            let cases = [
+                Extent::new([1024]).tile::<1023>().unwrap(),
+                Extent::new([1023]).tile::<1024>().unwrap(),
+            ];
+            for domain in cases {
+                let err = parallel_for_each!(acc.default_view(), domain, |t: TiledIndex<1>| {
+                    v[t.global] = -1;
+                })
+                .unwrap_err();
+                assert!(
+                    matches!(err, Error::InvalidComputeDomain(_)),
+                    "{acc} {domain:?}: {err:?}"
+                );
+            }
+            for bad in [[0, 8], [-8, 8], [8, 0]] {
+                // Refused when tiled, before any launch.
+                let err = Extent::new(bad).tile::<4, 4>().unwrap_err();
+                assert!(
+                    matches!(err, Error::InvalidComputeDomain(_)),
+                    "{acc} {bad:?}: {err:?}"
+                );
+            }
+        }
+        assert_eq!(data, before, "{acc}: a refused launch changed data");
+    }
+}
+
+#[test]
+fn more_than_65535_tiles_in_a_dimension() {
+    // 70 000 tiles of 2 threads along one dimension (beyond the 65535
+    // workgroups a GPU dispatches per dimension), then 2 x 70 000 tiles of a
+    // rank-2 domain: every work item runs once, with the right tile fields,
+    // and the tile's threads see each other's tile_static writes.
+    const TILES: i32 = 70_000;
+    for acc in accelerators() {
+        let mut rng = Rng::new(91);
+        let input: Vec<i32> = (0..2 * TILES)
+            .map(|_| rng.range(-1 << 20, 1 << 20))
+            .collect();
+        let mut out = vec![i32::MIN; (2 * TILES) as usize];
+        {
+            let x = ArrayView::new([2 * TILES], &input).unwrap();
+            let o = ArrayView::new_mut([2 * TILES], &mut out).unwrap();
+            o.discard_data();
+            let domain = o.extent().tile::<2>().unwrap();
+            parallel_for_each!(acc.default_view(), domain, |t: TiledIndex<1>| {
+                tile_static! { let pair: [i32; 2]; }
+                pair[t.local[0]] = x[t.global];
+                t.barrier.wait();
+                // The partner's value, written by the other thread of the tile.
+                o[t.global] = pair[1 - t.local[0]];
+            })
+            .unwrap();
+        }
+        for (i, &got) in out.iter().enumerate() {
+            assert_eq!(got, input[i ^ 1], "{acc}: element {i}");
+        }
+
+        let mut tiles = vec![-1i32; (2 * TILES) as usize * 2];
+        {
+            let o = ArrayView::new_mut([4, TILES], &mut tiles).unwrap();
+            let domain = o.extent().tile::<2, 1>().unwrap();
+            parallel_for_each!(acc.default_view(), domain, |t: TiledIndex<2>| {
+                o[t.global] = t.tile[0] * TILES + t.tile[1];
+            })
+            .unwrap();
+        }
+        for r in 0..4 {
+            for c in 0..TILES {
+                let got = tiles[(r * TILES + c) as usize];
+                assert_eq!(got, (r / 2) * TILES + c, "{acc}: ({r}, {c})");
+            }
+        }
+    }
+}

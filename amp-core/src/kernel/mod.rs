@@ -391,8 +391,8 @@ where
 /// - [`Error::InvalidComputeDomain`] if the tile does not divide the extent
 ///   (use `pad()` or `truncate()`);
 /// - [`Error::UnsupportedFeature`] naming the limit if the tile has more
-///   threads or dimensions larger than the accelerator allows, or more tiles
-///   in a dimension than it can dispatch.
+///   threads or dimensions larger than the accelerator allows. Any number of
+///   tiles is dispatched (the grid is linearised over the workgroup axes).
 pub fn launch_tiled<const N: usize, C, B, F>(
     view: Option<&AcceleratorView>,
     domain: crate::TiledExtent<N>,
@@ -450,13 +450,6 @@ where
             return Err(unsupported(format!(
                 "a tile extent of {} in dimension {d}: the limit for that workgroup axis ({axis}) is {max}",
                 tile[d]
-            )));
-        }
-        let tiles = (extent[d] / tile[d]) as u32;
-        if tiles > limits.max_tiles_per_dimension {
-            return Err(unsupported(format!(
-                "{tiles} tiles in dimension {d}: the max_compute_workgroups_per_dimension limit is {}",
-                limits.max_tiles_per_dimension
             )));
         }
     }
@@ -634,25 +627,16 @@ where
             let (bound, _) = captures.bind_all(&view)?;
             let words = param_words(&compiled.params, &dispatch.extent, dispatch.total, &bound);
             let max = view.accelerator().limits().max_tiles_per_dimension.max(1);
-            let [gx, gy, gz] = match &dispatch.tile {
-                // One workgroup per tile; the last dimension is x.
-                Some(tile) => {
-                    let n = tile.len();
-                    let tiles = |d: usize| {
-                        if d < n {
-                            dispatch.extent[n - 1 - d] as u32 / tile[n - 1 - d]
-                        } else {
-                            1
-                        }
-                    };
-                    [tiles(0), tiles(1), tiles(2)]
-                }
-                None => {
-                    let groups = dispatch.total.div_ceil(wgsl::WORKGROUP_SIZE);
-                    let gx = groups.min(max);
-                    [gx, groups.div_ceil(gx), 1]
-                }
+            // Workgroups: one per tile, or one per WORKGROUP_SIZE work items;
+            // the kernel linearises them, so they spread over x, then y, then z.
+            let groups = match &dispatch.tile {
+                Some(tile) => dispatch.total / tile.iter().product::<u32>(),
+                None => dispatch.total.div_ceil(wgsl::WORKGROUP_SIZE),
             };
+            let gx = groups.min(max);
+            let rest = groups.div_ceil(gx.max(1));
+            let gy = rest.min(max);
+            let gz = rest.div_ceil(gy.max(1));
             view.record(
                 |device, encoder| {
                     let mut buffers = Vec::new();

@@ -986,7 +986,7 @@ impl Writer<'_> {
         let dim = |d: usize| if d < rank { tile[rank - 1 - d] } else { 1 };
         let _ = writeln!(
             self.out,
-            "\n@compute @workgroup_size({}, {}, {})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(local_invocation_id) amp_lid: vec3<u32>) {{",
+            "\n@compute @workgroup_size({}, {}, {})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_id) amp_lid: vec3<u32>) {{",
             dim(0),
             dim(1),
             dim(2)
@@ -1004,10 +1004,31 @@ impl Writer<'_> {
             self.namer.internal(name);
             self.line(&format!("var {name}: array<i32, {rank}>;"));
         }
+        // The grid of tiles is linearised over up to three workgroup
+        // dimensions, so that any number of tiles (up to the 2^32 - 1 work
+        // items of a domain) can be dispatched; workgroups past the last
+        // tile leave at once (uniformly: the whole workgroup does).
+        let tile_size: u32 = tile.iter().product();
+        self.line("let amp_tl = (amp_wg.z * amp_nwg.y + amp_wg.y) * amp_nwg.x + amp_wg.x;");
+        self.line(&format!(
+            "if (amp_tl >= amp_p.amp_total / {tile_size}u) {{ return; }}"
+        ));
+        self.line("var amp_trem = amp_tl;");
+        for d in (0..rank).rev() {
+            self.line(&format!(
+                "amp_tile[{d}] = i32(amp_trem % (u32(amp_p.amp_e{d}) / {}u));",
+                tile[d]
+            ));
+            if d > 0 {
+                self.line(&format!(
+                    "amp_trem = amp_trem / (u32(amp_p.amp_e{d}) / {}u);",
+                    tile[d]
+                ));
+            }
+        }
         for d in 0..rank {
             let c = comps[rank - 1 - d];
             self.line(&format!("amp_local[{d}] = i32(amp_lid.{c});"));
-            self.line(&format!("amp_tile[{d}] = i32(amp_wg.{c});"));
             self.line(&format!("amp_tile_extent[{d}] = {}i;", tile[d]));
             self.line(&format!(
                 "amp_tile_origin[{d}] = amp_tile[{d}] * {}i;",
