@@ -1,5 +1,6 @@
 //! Kernel-free round trips host -> accelerator -> host of 0, 1 and 2^20
-//! elements of every scalar element type (`f64` where the accelerator has
+//! elements of every scalar element type, short vectors (with the padding of
+//! 3-component ones) and a `#[derive(Element)]` struct (`f64` ones where the accelerator has
 //! double precision, `Error::UnsupportedFeature` elsewhere), on every
 //! accelerator, through each container path: `Array::from_slice` /
 //! `to_vec`, a device-side copy between arrays read back through a view into
@@ -13,7 +14,8 @@
 //! `i32::MAX` and allocating must fail cleanly") are errors, not panics.
 
 use amp_core::{
-    Accelerator, AcceleratorView, Array, ArrayView, Element, Error, Extent, QueuingMode, copy,
+    Accelerator, AcceleratorView, Array, ArrayView, Double3, Element, Error, Extent, Float3,
+    Float4, Int2, QueuingMode, UInt3, copy,
 };
 use amp_tests::{Rng, accelerators};
 
@@ -91,6 +93,71 @@ impl Sample for f64 {
     }
 }
 
+/// Short vectors: random components, bit-exact comparison of the
+/// components (the padding of 3-component vectors is not data).
+macro_rules! vector_sample {
+    ($ty:ident, $name:literal, $comp:ty) => {
+        impl Sample for $ty {
+            const NAME: &'static str = $name;
+            fn sample(rng: &mut Rng) -> Self {
+                $ty::from(std::array::from_fn(|_| <$comp>::sample(rng)))
+            }
+            fn poison() -> Self {
+                $ty::from(std::array::from_fn(|_| <$comp>::poison()))
+            }
+            fn same(&self, other: &Self) -> bool {
+                let (a, b) = (self.to_array(), other.to_array());
+                a.iter().zip(&b).all(|(x, y)| x.same(y))
+            }
+        }
+    };
+}
+
+vector_sample!(Int2, "int_2", i32);
+vector_sample!(UInt3, "uint_3", u32);
+vector_sample!(Float3, "float_3", f32);
+vector_sample!(Float4, "float_4", f32);
+vector_sample!(Double3, "double_3", f64);
+
+/// A user struct with scalars, explicit padding and a padded vector.
+#[derive(Clone, Copy, Debug, PartialEq, amp_core::Element)]
+#[repr(C)]
+struct Body {
+    mass: f32,
+    id: u32,
+    charge: i32,
+    _pad: u32,
+    position: Float3,
+}
+
+impl Sample for Body {
+    const NAME: &'static str = "Body";
+    fn sample(rng: &mut Rng) -> Self {
+        Body {
+            position: Float3::sample(rng),
+            mass: f32::sample(rng),
+            id: u32::sample(rng),
+            charge: i32::sample(rng),
+            _pad: 0,
+        }
+    }
+    fn poison() -> Self {
+        Body {
+            position: Float3::poison(),
+            mass: f32::NAN,
+            id: u32::poison(),
+            charge: i32::poison(),
+            _pad: 0,
+        }
+    }
+    fn same(&self, other: &Self) -> bool {
+        self.position.same(&other.position)
+            && self.mass.same(&other.mass)
+            && self.id == other.id
+            && self.charge == other.charge
+    }
+}
+
 fn assert_same<T: Sample>(got: &[T], want: &[T], ctx: &str) {
     assert_eq!(got.len(), want.len(), "{ctx}: length");
     if let Some(i) = (0..got.len()).find(|&i| !got[i].same(&want[i])) {
@@ -105,7 +172,7 @@ fn bytes<T>(n: usize) -> u64 {
 /// Whether `T` can live on `acc`; if not, checks that arrays of it are
 /// refused with `UnsupportedFeature`.
 fn supported<T: Sample>(acc: &Accelerator, view: &AcceleratorView) -> bool {
-    if size_of::<T>() == 8 && !acc.supports_double_precision() {
+    if T::element_type().requires_f64() && !acc.supports_double_precision() {
         let r = Array::<T, 1>::from_slice([1], &[T::poison()], view);
         assert!(
             matches!(r, Err(Error::UnsupportedFeature { .. })),
@@ -431,4 +498,20 @@ fn extents_whose_byte_size_overflows_fail_cleanly() {
     let mut data = [0f32; 4];
     let r = ArrayView::new_mut([i32::MAX; 3], &mut data[..]);
     assert!(matches!(r, Err(Error::InvalidArgument(_))), "{r:?}");
+}
+
+/// Every container path for short vectors and a derived struct.
+#[test]
+fn vector_and_struct_round_trips() {
+    fn all<T: Sample>(seed: u64) {
+        array_round_trip::<T>(seed);
+        device_copy_round_trip::<T>(seed + 100);
+        view_round_trip::<T>(seed + 200);
+    }
+    all::<Int2>(8000);
+    all::<UInt3>(8300);
+    all::<Float3>(8600);
+    all::<Float4>(8900);
+    all::<Double3>(9200);
+    all::<Body>(9500);
 }
