@@ -86,3 +86,33 @@ impl Rng {
         (i64::from(lo) + (self.next_u64() % span) as i64) as i32
     }
 }
+
+/// `#[kernel]` functions defined in this crate and called from the kernels
+/// of the test crates (`tests/tests/kernel_functions.rs`): kernel functions
+/// work across crates.
+pub mod kernel_fns {
+    use amp_core::{Integer, kernel};
+
+    /// `x` clamped to `[lo, hi]`, as C++ AMP's `direct3d::clamp`.
+    #[kernel]
+    pub fn clamp_to(x: f32, lo: f32, hi: f32) -> f32 {
+        if x < lo {
+            lo
+        } else if x > hi {
+            hi
+        } else {
+            x
+        }
+    }
+
+    /// The sum of `x` repeated `K` times plus `y` (wrapping): a generic,
+    /// const-generic kernel function.
+    #[kernel]
+    pub fn repeat_add<T: Integer, const K: i32>(x: T, y: T) -> T {
+        let mut acc = y;
+        for _ in 0..K {
+            acc += x;
+        }
+        acc
+    }
+}

@@ -91,3 +91,38 @@ fn kernels_call_functions() {
         }
     }
 }
+
+/// `#[kernel]` functions of another crate (`amp_tests::kernel_fns`), plain
+/// and generic with a const parameter, called by path and through `use`.
+#[test]
+fn kernels_call_functions_of_another_crate() {
+    use amp_tests::kernel_fns::repeat_add;
+    const N: usize = 777;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let mut rng = Rng::new(300 + k as u64);
+        let xs: Vec<f32> = (0..N)
+            .map(|_| rng.range(-1000, 1000) as f32 / 100.0)
+            .collect();
+        let us: Vec<u32> = (0..N).map(|_| rng.next_u64() as u32).collect();
+        let mut fout = vec![f32::NAN; N];
+        let mut uout = vec![0xDEAD_BEEFu32; N];
+        {
+            let x = ArrayView::new([N as i32], &xs).unwrap();
+            let u = ArrayView::new([N as i32], &us).unwrap();
+            let fo = ArrayView::new_mut([N as i32], &mut fout).unwrap();
+            let uo = ArrayView::new_mut([N as i32], &mut uout).unwrap();
+            parallel_for_each!(acc.default_view(), fo.extent(), |idx: Index<1>| {
+                fo[idx] = amp_tests::kernel_fns::clamp_to(x[idx], -2.5, 4.0);
+                uo[idx] = repeat_add::<u32, 5>(u[idx], 11);
+            })
+            .unwrap();
+        }
+        for i in 0..N {
+            let want = amp_tests::kernel_fns::clamp_to(xs[i], -2.5, 4.0);
+            assert_eq!(fout[i], want, "{acc} {i}");
+            assert_eq!(fout[i], xs[i].clamp(-2.5, 4.0), "{acc} {i}");
+            let want_u = us[i].wrapping_mul(5).wrapping_add(11);
+            assert_eq!(uout[i], want_u, "{acc} {i}");
+        }
+    }
+}

@@ -243,3 +243,52 @@ fn more_than_65535_tiles_in_a_dimension() {
         }
     }
 }
+
+#[test]
+fn barriers_after_divergent_loops_are_accepted_and_run() {
+    // Threads leave the search loop at different iterations (a thread-
+    // dependent `break`) and skip iterations (`continue`), then meet again
+    // after the loops: the barrier there is uniform, as C++ AMP allows.
+    for acc in accelerators() {
+        let mut rng = Rng::new(123);
+        let input: Vec<i32> = (0..256 * 8).map(|_| rng.range(0, 100)).collect();
+        let mut out = vec![i32::MIN; 256];
+        {
+            let a = ArrayView::new([256, 8], &input).unwrap();
+            let o = ArrayView::new_mut([256], &mut out).unwrap();
+            o.discard_data();
+            let domain = o.extent().tile::<16>().unwrap();
+            parallel_for_each!(acc.default_view(), domain, |t: TiledIndex<1>| {
+                tile_static! { let found: [i32; 16]; }
+                let row = t.global[0];
+                // The first column holding a value >= 50, or 8.
+                let mut first = 8;
+                for k in 0..8 {
+                    if a[[row, k]] >= 50 {
+                        first = k;
+                        break;
+                    }
+                }
+                // Plus the number of odd values.
+                let mut odd = 0;
+                for k in 0..8 {
+                    if a[[row, k]] % 2 == 0 {
+                        continue;
+                    }
+                    odd += 1;
+                }
+                found[t.local[0]] = first * 100 + odd;
+                t.barrier.wait();
+                o[t.global] = found[15 - t.local[0]];
+            })
+            .unwrap();
+        }
+        for (i, &got) in out.iter().enumerate() {
+            let partner = i - i % 16 + (15 - i % 16);
+            let row = &input[partner * 8..partner * 8 + 8];
+            let first = row.iter().position(|&v| v >= 50).unwrap_or(8) as i32;
+            let odd = row.iter().filter(|&&v| v % 2 != 0).count() as i32;
+            assert_eq!(got, first * 100 + odd, "{acc}: element {i}");
+        }
+    }
+}

@@ -470,6 +470,10 @@ where
     )
 }
 
+/// The most threads the CPU accelerator starts for one tiled launch (at
+/// least one tile's worth).
+const MAX_TILE_THREADS: usize = 4096;
+
 /// Runs a tiled kernel's native form: tiles in parallel (one group of
 /// threads per core), the work items of a tile on threads of their own that
 /// meet at the tile's barriers and share its `tile_static` memory.
@@ -483,12 +487,16 @@ fn run_native_tiled<
     captures: &C,
     body: &F,
 ) -> Result<()> {
-    let (extent, tile) = (domain.extent(), domain.tile_extent());
+    let tile = domain.tile_extent();
     let tiles = domain.tile_count();
     let total_tiles = tiles.size() as usize;
     let members = domain.tile_size() as usize;
+    // One group of threads per core, but no more than MAX_TILE_THREADS
+    // threads in all (a machine of many cores running tiles of 1024 work
+    // items would otherwise start tens of thousands of threads).
     let groups = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
+        .min(MAX_TILE_THREADS / members)
         .min(total_tiles)
         .max(1);
     let failure: Mutex<Option<String>> = Mutex::new(None);
@@ -550,7 +558,6 @@ fn run_native_tiled<
             }
         }
     });
-    let _ = extent;
     match failure.into_inner() {
         Some(msg) => Err(Error::Runtime(format!(
             "kernel failed on the CPU accelerator: {msg}"

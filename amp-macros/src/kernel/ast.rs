@@ -158,8 +158,9 @@ pub(crate) enum StmtKind {
     /// Native-only code that makes rustc check what the lowering no longer
     /// shows it (a lowered `match`'s exhaustiveness).
     NativeCheck(proc_macro2::TokenStream),
-    /// `t.barrier.wait()` and its variants (`BarrierKind` name).
-    Barrier(&'static str),
+    /// `t.barrier.wait()` and its variants (`BarrierKind` name), with the
+    /// span of the call's closing parenthesis (errors cover the whole call).
+    Barrier(&'static str, Span),
     /// A `tile_static!` array: element type and dimensions (outermost first).
     TileStatic {
         local: u32,

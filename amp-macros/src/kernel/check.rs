@@ -17,37 +17,66 @@ pub(crate) fn check(k: &Kernel, errors: &mut Errors) {
 /// data it loaded) is an error, as in C++ AMP (naga does not check it the
 /// same way, and on GPUs it is undefined behaviour). The analysis is
 /// conservative: values derived from `t.global`, `t.local`, container and
-/// `tile_static` loads vary by thread; after a `break`, `continue` or
-/// `return` under varying control, every later barrier is rejected.
+/// `tile_static` loads vary by thread, and so does everything assigned
+/// under varying control. Threads part ways at a `break`, `continue` or
+/// `return` under varying control: after a `continue`, the rest of that
+/// loop's body is divergent; after a `break`, the whole loop (threads that
+/// left miss its later barriers) until it ends, where they meet again;
+/// after a `return`, the rest of the kernel.
 fn uniformity(body: &Block, errors: &mut Errors) {
     let mut u = Uniformity::default();
     // The set of varying locals grows monotonically: iterate to a fixed
     // point, then report.
     for _ in 0..16 {
         let before = u.varying.len();
-        u.diverged = false;
+        u.split = Split::default();
         u.block(body, false);
         if u.varying.len() == before {
             break;
         }
     }
     u.report = true;
-    u.diverged = false;
+    u.split = Split::default();
     u.block(body, false);
-    for span in u.errors {
-        errors.push(syn::Error::new(
-            span,
+    for (_, (start, end)) in u.errors {
+        // Two tokens with the call's first and last spans: the error covers
+        // the whole call.
+        let call: proc_macro2::TokenStream = [start, end]
+            .into_iter()
+            .map(|span| proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("t", span)))
+            .collect();
+        errors.push(syn::Error::new_spanned(
+            call,
             "this barrier is under control flow that depends on the thread (its index, or data it loaded): every thread of a tile must reach the same barriers (C++ AMP rejects this; on a GPU it is undefined behaviour)",
         ));
+    }
+}
+
+/// Where threads of a tile may have parted ways so far.
+#[derive(Clone, Copy, Default)]
+struct Split {
+    /// A `continue` under varying control in the innermost loop's body.
+    continued: bool,
+    /// A `break` under varying control in the innermost loop.
+    broke: bool,
+    /// A `return` under varying control.
+    returned: bool,
+}
+
+impl Split {
+    fn any(self) -> bool {
+        self.continued || self.broke || self.returned
     }
 }
 
 #[derive(Default)]
 struct Uniformity {
     varying: std::collections::HashSet<u32>,
-    diverged: bool,
+    split: Split,
     report: bool,
-    errors: Vec<proc_macro2::Span>,
+    /// Divergent barriers, by statement (a loop body may be visited twice):
+    /// the spans of the call's first and last tokens.
+    errors: Vec<(*const Stmt, (proc_macro2::Span, proc_macro2::Span))>,
 }
 
 impl Uniformity {
@@ -60,8 +89,10 @@ impl Uniformity {
         }
     }
 
+    /// Records an assignment to `local`: it varies if its value does, or if
+    /// only some threads run the assignment.
     fn mark(&mut self, local: u32, varying: bool) {
-        if varying {
+        if varying || self.split.any() {
             self.varying.insert(local);
         }
     }
@@ -108,9 +139,9 @@ impl Uniformity {
             }
             StmtKind::While(c, body) => {
                 let inner = ctx || self.expr(c, ctx);
-                self.block(body, inner);
+                self.loop_body(body, inner);
             }
-            StmtKind::Loop(body) => self.block(body, ctx),
+            StmtKind::Loop(body) => self.loop_body(body, ctx),
             StmtKind::For {
                 var,
                 start,
@@ -124,20 +155,42 @@ impl Uniformity {
                     v |= self.expr(st, ctx);
                 }
                 self.mark(*var, ctx || v);
-                self.block(body, ctx || v);
+                self.loop_body(body, ctx || v);
             }
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) => {
-                if ctx {
-                    self.diverged = true;
-                }
-            }
-            StmtKind::Barrier(_) => {
-                if (ctx || self.diverged) && self.report {
-                    self.errors.push(s.span);
+            StmtKind::Break => self.split.broke |= ctx,
+            StmtKind::Continue => self.split.continued |= ctx,
+            StmtKind::Return(_) => self.split.returned |= ctx,
+            StmtKind::Barrier(_, end) => {
+                let at = s as *const Stmt;
+                if (ctx || self.split.any())
+                    && self.report
+                    && !self.errors.iter().any(|(p, _)| *p == at)
+                {
+                    self.errors.push((at, (s.span, *end)));
                 }
             }
             StmtKind::NativeCheck(_) | StmtKind::TileStatic { .. } => {}
         }
+    }
+
+    /// A loop's body. If threads may leave the loop at different
+    /// iterations (a `break` or `return` under varying control), the body
+    /// is visited again as divergent: its barriers, before the exit too,
+    /// are missed by the threads that left, and what it assigns varies.
+    fn loop_body(&mut self, body: &Block, ctx: bool) {
+        let outer = self.split;
+        self.split.broke = false;
+        self.split.continued = false;
+        self.block(body, ctx);
+        if self.split.broke || (self.split.returned && !outer.returned) {
+            self.block(body, true);
+        }
+        // Threads that broke out or continued meet again where the loop
+        // ends; those that returned do not.
+        self.split = Split {
+            returned: self.split.returned,
+            ..outer
+        };
     }
 
     /// Whether any of `xs` varies (visiting all of them: they may contain

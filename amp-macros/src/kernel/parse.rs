@@ -753,7 +753,7 @@ impl Resolver<'_> {
                 if !m.args.is_empty() {
                     self.errors.at(&m.args, "tile barriers take no arguments");
                 }
-                StmtKind::Barrier(self.barrier_call(m)?)
+                StmtKind::Barrier(self.barrier_call(m)?, m.paren_token.span.close())
             }
             syn::Expr::Match(m) => {
                 let e = self.match_expr(m, true)?;

@@ -17,25 +17,30 @@ struct AmpParams {
 var<immediate> amp_p: AmpParams;
 
 @compute @workgroup_size(4, 4, 64)
-fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(local_invocation_id) amp_lid: vec3<u32>) {
+fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_id) amp_lid: vec3<u32>) {
     var amp_local: array<i32, 3>;
     var amp_tile: array<i32, 3>;
     var amp_tile_origin: array<i32, 3>;
     var amp_global: array<i32, 3>;
     var amp_tile_extent: array<i32, 3>;
     var amp_idx: array<i32, 3>;
+    let amp_tl = (amp_wg.z * amp_nwg.y + amp_wg.y) * amp_nwg.x + amp_wg.x;
+    if (amp_tl >= amp_p.amp_total / 1024u) { return; }
+    var amp_trem = amp_tl;
+    amp_tile[2] = i32(amp_trem % (u32(amp_p.amp_e2) / 4u));
+    amp_trem = amp_trem / (u32(amp_p.amp_e2) / 4u);
+    amp_tile[1] = i32(amp_trem % (u32(amp_p.amp_e1) / 4u));
+    amp_trem = amp_trem / (u32(amp_p.amp_e1) / 4u);
+    amp_tile[0] = i32(amp_trem % (u32(amp_p.amp_e0) / 64u));
     amp_local[0] = i32(amp_lid.z);
-    amp_tile[0] = i32(amp_wg.z);
     amp_tile_extent[0] = 64i;
     amp_tile_origin[0] = amp_tile[0] * 64i;
     amp_global[0] = amp_tile_origin[0] + amp_local[0];
     amp_local[1] = i32(amp_lid.y);
-    amp_tile[1] = i32(amp_wg.y);
     amp_tile_extent[1] = 4i;
     amp_tile_origin[1] = amp_tile[1] * 4i;
     amp_global[1] = amp_tile_origin[1] + amp_local[1];
     amp_local[2] = i32(amp_lid.x);
-    amp_tile[2] = i32(amp_wg.x);
     amp_tile_extent[2] = 4i;
     amp_tile_origin[2] = amp_tile[2] * 4i;
     amp_global[2] = amp_tile_origin[2] + amp_local[2];
