@@ -37,7 +37,16 @@ mod sealed {
 /// assert_eq!(median3(7u32, 9, 8), 8);
 /// ```
 pub trait Number:
-    sealed::Sealed + Copy + PartialOrd + Send + Sync + 'static + ops::Arith + math::Num
+    sealed::Sealed
+    + Copy
+    + PartialOrd
+    + Send
+    + Sync
+    + 'static
+    + ops::Arith
+    + math::Num
+    + crate::kernel::capture::Capture<Cpu = Self>
+    + for<'a> crate::kernel::capture::BindNative<Out<'a> = Self>
 {
 }
 

@@ -3,7 +3,7 @@
 //! functions called from plain Rust on every accelerator.
 
 use amp_core::prelude::*;
-use amp_core::{Float, Integer, kernel};
+use amp_core::{Element, Float, Integer, kernel};
 use amp_tests::{Rng, accelerators};
 
 #[kernel]
@@ -123,6 +123,98 @@ fn kernels_call_functions_of_another_crate() {
             assert_eq!(fout[i], xs[i].clamp(-2.5, 4.0), "{acc} {i}");
             let want_u = us[i].wrapping_mul(5).wrapping_add(11);
             assert_eq!(uout[i], want_u, "{acc} {i}");
+        }
+    }
+}
+
+/// A kernel inside a const-generic host function (C++ AMP's
+/// `convolution_dim_simple<dim>` template): each instantiation is its own
+/// kernel.
+fn shift_sum<const DIM: i32>(
+    view: &AcceleratorView,
+    input: &ArrayView<'_, i32, 2, amp_core::ReadOnly>,
+    out: &ArrayView<'_, i32, 2>,
+) {
+    let len = input.extent()[DIM as usize];
+    parallel_for_each!(view, out.extent(), |idx: Index<2>| {
+        let mut j = idx;
+        j[DIM] = (idx[DIM] + 1) % len;
+        out[idx] = input[idx] * 3 + input[j];
+    })
+    .unwrap();
+}
+
+/// A kernel inside a type-generic host function.
+fn scale_add<T: amp_core::Float + Element>(
+    view: &AcceleratorView,
+    x: &ArrayView<'_, T, 1, amp_core::ReadOnly>,
+    out: &ArrayView<'_, T, 1>,
+    k: T,
+) {
+    parallel_for_each!(view, out.extent(), |idx: Index<1>| {
+        out[idx] = x[idx] * k + x[idx];
+    })
+    .unwrap();
+}
+
+#[test]
+fn kernels_in_generic_host_functions() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.default_view();
+        let mut rng = Rng::new(500 + k as u64);
+        let (r, c) = (13usize, 21usize);
+        let input: Vec<i32> = (0..r * c).map(|_| rng.next_u64() as i32).collect();
+        for dim in 0..2 {
+            let mut out = vec![i32::MIN; r * c];
+            {
+                let iv = ArrayView::new([r as i32, c as i32], &input).unwrap();
+                let ov = ArrayView::new_mut([r as i32, c as i32], &mut out).unwrap();
+                if dim == 0 {
+                    shift_sum::<0>(&view, &iv, &ov);
+                } else {
+                    shift_sum::<1>(&view, &iv, &ov);
+                }
+            }
+            for i in 0..r {
+                for j in 0..c {
+                    let (ni, nj) = if dim == 0 {
+                        ((i + 1) % r, j)
+                    } else {
+                        (i, (j + 1) % c)
+                    };
+                    let want = input[i * c + j]
+                        .wrapping_mul(3)
+                        .wrapping_add(input[ni * c + nj]);
+                    assert_eq!(out[i * c + j], want, "{acc} dim {dim} ({i}, {j})");
+                }
+            }
+        }
+        let xs: Vec<f32> = (0..300)
+            .map(|_| rng.range(-1000, 1000) as f32 / 8.0)
+            .collect();
+        let mut out = vec![f32::NAN; 300];
+        {
+            let xv = ArrayView::new([300], &xs).unwrap();
+            let ov = ArrayView::new_mut([300], &mut out).unwrap();
+            scale_add(&view, &xv, &ov, 0.5f32);
+        }
+        for i in 0..300 {
+            assert_eq!(out[i], xs[i] * 0.5 + xs[i], "{acc} {i}");
+        }
+        if acc.supports_double_precision() {
+            let xd: Vec<f64> = xs.iter().map(|&x| f64::from(x) / 3.0).collect();
+            let mut outd = vec![f64::NAN; 300];
+            {
+                let xv = ArrayView::new([300], &xd).unwrap();
+                let ov = ArrayView::new_mut([300], &mut outd).unwrap();
+                scale_add(&view, &xv, &ov, 0.25f64);
+            }
+            for i in 0..300 {
+                assert!(
+                    (outd[i] - (xd[i] * 0.25 + xd[i])).abs() <= 1e-12 * xd[i].abs().max(1.0),
+                    "{acc} {i}"
+                );
+            }
         }
     }
 }

@@ -39,7 +39,7 @@ pub enum ScalarValue {
 /// and the scalar types; anything else is a compile error at the capture.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel",
-    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64` or `bool` values (by copy)"
+    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64` or `bool` values (by copy); in generic code, bound a captured type parameter by `amp_core::Number`, `Float` or `Integer`"
 )]
 pub trait Capture {
     /// What the native (CPU) form of the body sees.
