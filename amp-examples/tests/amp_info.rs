@@ -1,4 +1,4 @@
-//! `amp-info`, the README's main job until the samples land: it must list the
+//! `amp-info`, the accelerator listing the README points to: it must list the
 //! CPU accelerator (and every wgpu adapter), mark one default, and fail
 //! clearly on a bad `AMP_DEFAULT_ACCELERATOR`.
 

@@ -1,0 +1,251 @@
+//! The C++ AMP separable convolution sample: an image (row-major `f32`,
+//! `height x width`) filtered by a 1-D filter of `2 * radius + 1` taps
+//! along each row, then along each column, with clamped borders.
+//!
+//! - [`convolution_cpu`]: the reference, on the host.
+//! - [`convolution_simple`]: one work item per pixel and pass; the passes are
+//!   one kernel in a const-generic host function (the sample's template
+//!   `convolution_dim_simple<dim>`), and the intermediate image stays on the
+//!   accelerator in an [`Array`].
+//! - [`convolution_tiling`]: tiles of [`TILE_SIZE`] work items along the
+//!   filtered dimension load a line of the image, halo included, into
+//!   `tile_static` memory; after the barrier the `TILE_SIZE - 2 * radius`
+//!   work items in the middle apply the filter (the sample's
+//!   `convolution_tile_dim<dim>`).
+
+use amp_core::prelude::*;
+use amp_core::{Access, Result};
+
+/// Work items per tile along the filtered dimension in
+/// [`convolution_tiling`] (the sample's `TILE_SIZE`).
+pub const TILE_SIZE: i32 = 128;
+
+/// The filter's radius, after checking the shapes.
+fn check(out: &[f32], img: &[f32], filter: &[f32], width: i32, height: i32) -> Result<i32> {
+    if width <= 0 || height <= 0 {
+        return Err(Error::InvalidArgument(format!(
+            "image sizes must be positive: {width} x {height}"
+        )));
+    }
+    let pixels = i64::from(width) * i64::from(height);
+    for (name, len) in [("image", img.len()), ("output", out.len())] {
+        if len as i64 != pixels {
+            return Err(Error::InvalidArgument(format!(
+                "the {name} has {len} pixels, a {width} x {height} image needs {pixels}"
+            )));
+        }
+    }
+    if filter.len().is_multiple_of(2) || filter.len() > i32::MAX as usize {
+        return Err(Error::InvalidArgument(format!(
+            "a filter has an odd number of taps (2 * radius + 1), not {}",
+            filter.len()
+        )));
+    }
+    Ok((filter.len() / 2) as i32)
+}
+
+/// The separable convolution on the host: the reference.
+///
+/// # Errors
+///
+/// [`Error::InvalidArgument`] if a size is not positive, a slice's length
+/// does not match the image, or the filter has an even number of taps.
+///
+/// # Examples
+///
+/// ```
+/// // A 3-tap box filter over a 3 x 1 image, borders clamped.
+/// let img = [3.0f32, 6.0, 9.0];
+/// let mut out = [0.0f32; 3];
+/// let third = 1.0 / 3.0;
+/// amp_examples::convolution::convolution_cpu(&mut out, &img, &[third; 3], 3, 1)?;
+/// // Rows: [4, 6, 8]; columns (one row, clamped): each value times 3 * third.
+/// assert!((out[0] - 4.0).abs() < 1e-5 && (out[2] - 8.0).abs() < 1e-5);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+pub fn convolution_cpu(
+    out: &mut [f32],
+    img: &[f32],
+    filter: &[f32],
+    width: i32,
+    height: i32,
+) -> Result<()> {
+    let radius = check(out, img, filter, width, height)?;
+    let (w, h) = (width as usize, height as usize);
+    let at = |i: i32, len: usize| i.clamp(0, len as i32 - 1) as usize;
+    let mut tmp = vec![0.0f32; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let mut sum = 0.0f32;
+            for k in 0..2 * radius + 1 {
+                sum += img[y * w + at(x as i32 + k - radius, w)] * filter[k as usize];
+            }
+            tmp[y * w + x] = sum;
+        }
+    }
+    for y in 0..h {
+        for x in 0..w {
+            let mut sum = 0.0f32;
+            for k in 0..2 * radius + 1 {
+                sum += tmp[at(y as i32 + k - radius, h) * w + x] * filter[k as usize];
+            }
+            out[y * w + x] = sum;
+        }
+    }
+    Ok(())
+}
+
+/// One pass of [`convolution_simple`] along dimension `DIM` (0: columns,
+/// 1: rows): one work item per pixel.
+fn convolution_dim_simple<const DIM: i32, A: Access>(
+    view: &AcceleratorView,
+    input: &ArrayView<'_, f32, 2, A>,
+    output: &ArrayView<'_, f32, 2>,
+    filter: &ArrayView<'_, f32, 1, ReadOnly>,
+    radius: i32,
+) -> Result<()> {
+    let len = input.extent()[DIM as usize];
+    parallel_for_each!(view, output.extent(), |idx: Index<2>| {
+        let mut sum = 0.0f32;
+        let mut a_idx = idx;
+        for k in 0..2 * radius + 1 {
+            a_idx[DIM] = (idx[DIM] + k - radius).clamp(0, len - 1);
+            sum += input[a_idx] * filter[k];
+        }
+        output[idx] = sum;
+    })
+}
+
+/// The separable convolution on `view`, one work item per pixel and pass.
+///
+/// The sample's `convolution_simple`: the image and the filter are
+/// read-only views, the row pass writes an [`Array`] on `view` that the
+/// column pass reads there (no round trip through the host), and the output
+/// is discarded before and synchronized after.
+///
+/// # Errors
+///
+/// As [`convolution_cpu`], and any error of the launches.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::Accelerator;
+/// use amp_examples::convolution::{convolution_cpu, convolution_simple};
+///
+/// let view = Accelerator::cpu().default_view();
+/// let img: Vec<f32> = (0..40).map(|i| (i * 7 % 11) as f32).collect();
+/// let filter = [0.25f32, 0.5, 0.25];
+/// let (mut want, mut got) = (vec![0.0f32; 40], vec![0.0f32; 40]);
+/// convolution_cpu(&mut want, &img, &filter, 8, 5)?;
+/// convolution_simple(&view, &mut got, &img, &filter, 8, 5)?;
+/// assert_eq!(got, want);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+pub fn convolution_simple(
+    view: &AcceleratorView,
+    out: &mut [f32],
+    img: &[f32],
+    filter: &[f32],
+    width: i32,
+    height: i32,
+) -> Result<()> {
+    let radius = check(out, img, filter, width, height)?;
+    let image = ArrayView::new([height, width], img)?;
+    let filt = ArrayView::new([filter.len() as i32], filter)?;
+    let tmp = Array::<f32, 2>::new([height, width], view)?;
+    let result = ArrayView::new_mut([height, width], out)?;
+    result.discard_data();
+    convolution_dim_simple::<1, _>(view, &image, &tmp.view(), &filt, radius)?;
+    convolution_dim_simple::<0, _>(view, &tmp.view(), &result, &filt, radius)?;
+    result.synchronize()
+}
+
+/// One pass of [`convolution_tiling`] along dimension `DIM`, in tiles of
+/// `T0 x T1` work items (`TILE_SIZE` along `DIM`, 1 along the other).
+fn convolution_tile_dim<const DIM: i32, const T0: i32, const T1: i32, A: Access>(
+    view: &AcceleratorView,
+    input: &ArrayView<'_, f32, 2, A>,
+    output: &ArrayView<'_, f32, 2>,
+    filter: &ArrayView<'_, f32, 1, ReadOnly>,
+    radius: i32,
+) -> Result<()> {
+    let len = output.extent()[DIM as usize];
+    // Each tile filters TILE_SIZE - 2 * radius pixels; its other work items
+    // only load the halo.
+    let useful = TILE_SIZE - 2 * radius;
+    let tiles = (len + useful - 1) / useful;
+    let mut domain = output.extent();
+    domain[DIM as usize] = tiles.checked_mul(TILE_SIZE).ok_or_else(|| {
+        Error::InvalidArgument(format!("an image of {len} pixels along {DIM} is too large"))
+    })?;
+    parallel_for_each!(view, domain.tile::<T0, T1>()?, |t: TiledIndex<2>| {
+        tile_static! { let line: [f32; TILE_SIZE]; }
+        let l = t.local[DIM];
+        let idx_convolve = t.tile[DIM] * useful + l - radius;
+        let mut a_idx = t.global;
+        a_idx[DIM] = idx_convolve.clamp(0, len - 1);
+        line[l] = input[a_idx];
+        t.barrier.wait();
+        if l >= radius && l < TILE_SIZE - radius && idx_convolve < len {
+            let mut sum = 0.0f32;
+            for k in 0..2 * radius + 1 {
+                sum += line[l - radius + k] * filter[k];
+            }
+            let mut o = t.global;
+            o[DIM] = idx_convolve;
+            output[o] = sum;
+        }
+    })
+}
+
+/// The separable convolution on `view`, staging lines of the image in
+/// `tile_static` memory.
+///
+/// The sample's `convolution_tiling`: the same arrays as
+/// [`convolution_simple`], with tiles of [`TILE_SIZE`] work items along the
+/// filtered dimension, `2 * radius` of which only load the halo.
+///
+/// # Errors
+///
+/// As [`convolution_cpu`]; [`Error::InvalidArgument`] if `2 * radius` is
+/// not below [`TILE_SIZE`]; any error of the launches.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::Accelerator;
+/// use amp_examples::convolution::{convolution_cpu, convolution_tiling};
+///
+/// let view = Accelerator::cpu().default_view();
+/// let img: Vec<f32> = (0..40).map(|i| (i * 7 % 11) as f32).collect();
+/// let filter = [0.25f32, 0.5, 0.25];
+/// let (mut want, mut got) = (vec![0.0f32; 40], vec![0.0f32; 40]);
+/// convolution_cpu(&mut want, &img, &filter, 8, 5)?;
+/// convolution_tiling(&view, &mut got, &img, &filter, 8, 5)?;
+/// assert_eq!(got, want);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+pub fn convolution_tiling(
+    view: &AcceleratorView,
+    out: &mut [f32],
+    img: &[f32],
+    filter: &[f32],
+    width: i32,
+    height: i32,
+) -> Result<()> {
+    let radius = check(out, img, filter, width, height)?;
+    if 2 * radius >= TILE_SIZE {
+        return Err(Error::InvalidArgument(format!(
+            "a filter of radius {radius} leaves no work item of a {TILE_SIZE}-wide tile to filter"
+        )));
+    }
+    let image = ArrayView::new([height, width], img)?;
+    let filt = ArrayView::new([filter.len() as i32], filter)?;
+    let tmp = Array::<f32, 2>::new([height, width], view)?;
+    let result = ArrayView::new_mut([height, width], out)?;
+    result.discard_data();
+    convolution_tile_dim::<1, 1, TILE_SIZE, _>(view, &image, &tmp.view(), &filt, radius)?;
+    convolution_tile_dim::<0, TILE_SIZE, 1, _>(view, &tmp.view(), &result, &filt, radius)?;
+    result.synchronize()
+}

@@ -1,0 +1,192 @@
+//! The ported C++ AMP samples on every accelerator (each wgpu adapter and
+//! the CPU), on fresh random inputs of awkward sizes, against their CPU
+//! references; every output element is poisoned first, so an unwritten one
+//! fails. Also: bad shapes are errors that leave the output untouched, and
+//! the convolution's intermediate image never crosses to the host.
+
+use amp_core::{Accelerator, Error, QueuingMode};
+use amp_examples::convolution::{
+    TILE_SIZE, convolution_cpu, convolution_simple, convolution_tiling,
+};
+use amp_examples::matmul::{matmul_cpu, matmul_simple, matmul_tiled};
+use amp_tests::{Rng, accelerators};
+
+/// Values `k / 16` with small `k`: products and sums of a few hundred of
+/// them are exact in `f32`, whatever the order of the additions.
+fn exact_values(rng: &mut Rng, n: usize) -> Vec<f32> {
+    (0..n).map(|_| rng.range(-64, 65) as f32 / 16.0).collect()
+}
+
+type Matmul = fn(
+    &amp_core::AcceleratorView,
+    &mut [f32],
+    &[f32],
+    &[f32],
+    i32,
+    i32,
+    i32,
+) -> amp_core::Result<()>;
+
+#[test]
+fn matrix_multiplication_simple_and_tiled() {
+    let cases: [(i32, i32, i32); 5] = [
+        (1, 1, 1),
+        (16, 16, 16),
+        (37, 53, 29),
+        (64, 48, 80),
+        (17, 3, 130),
+    ];
+    let kernels: [(&str, Matmul); 2] = [("simple", matmul_simple), ("tiled", matmul_tiled)];
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        for (c, &(m, n, w)) in cases.iter().enumerate() {
+            let mut rng = Rng::new(1000 + 10 * k as u64 + c as u64);
+            let a = exact_values(&mut rng, (m * w) as usize);
+            let b = exact_values(&mut rng, (w * n) as usize);
+            let mut want = vec![0.0f32; (m * n) as usize];
+            matmul_cpu(&mut want, &a, &b, m, n, w).unwrap();
+            for (name, kernel) in kernels {
+                let mut got = vec![f32::NAN; (m * n) as usize];
+                kernel(&view, &mut got, &a, &b, m, n, w).unwrap();
+                for (i, (g, r)) in got.iter().zip(&want).enumerate() {
+                    assert_eq!(g, r, "{acc} {name} {m}x{w} * {w}x{n}: element {i}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn matrix_multiplication_refuses_bad_shapes() {
+    let view = Accelerator::cpu().default_view();
+    let (a, b) = (vec![1.0f32; 6], vec![1.0f32; 6]);
+    for kernel in [
+        matmul_simple as Matmul,
+        matmul_tiled,
+        |_: &_, c: &mut [f32], a: &[f32], b: &[f32], m, n, w| matmul_cpu(c, a, b, m, n, w),
+    ] {
+        // a is 2x3, b is 3x2: c is 2x2. Wrong lengths and non-positive sizes.
+        for (m, n, w, c_len) in [(2, 2, 3, 5), (3, 2, 2, 6), (0, 2, 3, 4), (2, -2, 3, 4)] {
+            let mut c = vec![7.0f32; c_len];
+            let err = kernel(&view, &mut c, &a, &b, m, n, w).unwrap_err();
+            assert!(
+                matches!(err, Error::InvalidArgument(_)),
+                "{m} {n} {w}: {err:?}"
+            );
+            assert!(c.iter().all(|&x| x == 7.0), "a refused call wrote to c");
+        }
+        let mut c = vec![7.0f32; 4];
+        kernel(&view, &mut c, &a, &b, 2, 2, 3).unwrap();
+        assert_eq!(c, [3.0; 4]);
+    }
+}
+
+type Convolution =
+    fn(&amp_core::AcceleratorView, &mut [f32], &[f32], &[f32], i32, i32) -> amp_core::Result<()>;
+
+#[test]
+fn separable_convolution_simple_and_tiled() {
+    // (width, height, radius): single pixels, radius 0, lines shorter than a
+    // tile, tiles that do not divide the image, the largest tiled radius.
+    let cases: [(i32, i32, i32); 6] = [
+        (1, 1, 0),
+        (1, 9, 2),
+        (130, 7, 3),
+        (300, 257, 8),
+        (40, 33, 63),
+        (129, 2, 1),
+    ];
+    let kernels: [(&str, Convolution); 2] = [
+        ("simple", convolution_simple),
+        ("tiling", convolution_tiling),
+    ];
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        for (c, &(width, height, radius)) in cases.iter().enumerate() {
+            let mut rng = Rng::new(2000 + 10 * k as u64 + c as u64);
+            let img: Vec<f32> = (0..width * height)
+                .map(|_| rng.range(0, 256) as f32 / 8.0)
+                .collect();
+            let filter: Vec<f32> = (0..2 * radius + 1)
+                .map(|_| rng.range(-16, 17) as f32 / 16.0)
+                .collect();
+            let mut want = vec![0.0f32; img.len()];
+            convolution_cpu(&mut want, &img, &filter, width, height).unwrap();
+            for (name, kernel) in kernels {
+                let mut got = vec![f32::NAN; img.len()];
+                kernel(&view, &mut got, &img, &filter, width, height).unwrap();
+                for (i, (g, r)) in got.iter().zip(&want).enumerate() {
+                    // The same sums in the same order; a GPU may fuse a
+                    // multiply and an add.
+                    assert!(
+                        (g - r).abs() <= 1e-5 * r.abs().max(1.0),
+                        "{acc} {name} {width}x{height} r{radius}: pixel {i}: {g} vs {r}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn convolution_keeps_its_intermediate_image_on_the_accelerator() {
+    let (width, height, radius) = (200, 120, 4);
+    for acc in accelerators() {
+        for (name, kernel) in [
+            ("simple", convolution_simple as Convolution),
+            ("tiling", convolution_tiling),
+        ] {
+            let view = acc.create_view(QueuingMode::Automatic);
+            let mut rng = Rng::new(3000);
+            let img: Vec<f32> = (0..width * height)
+                .map(|_| rng.range(0, 256) as f32)
+                .collect();
+            let filter = vec![1.0f32 / 9.0; 2 * radius + 1];
+            let mut out = vec![f32::NAN; img.len()];
+            let before = view.transfers();
+            kernel(&view, &mut out, &img, &filter, width, height).unwrap();
+            let t = view.transfers();
+            let image_bytes = (width * height) as u64 * 4;
+            // The image and the filter go up once; the output never does.
+            assert_eq!(t.uploads - before.uploads, 2, "{acc} {name}");
+            assert_eq!(
+                t.bytes_uploaded - before.bytes_uploaded,
+                image_bytes + filter.len() as u64 * 4,
+                "{acc} {name}"
+            );
+            // Only the output comes back; the intermediate image never does.
+            assert_eq!(t.downloads - before.downloads, 1, "{acc} {name}");
+            assert_eq!(
+                t.bytes_downloaded - before.bytes_downloaded,
+                image_bytes,
+                "{acc} {name}"
+            );
+            assert!(out.iter().all(|x| x.is_finite()), "{acc} {name}");
+        }
+    }
+}
+
+#[test]
+fn convolution_refuses_bad_shapes() {
+    let view = Accelerator::cpu().default_view();
+    let img = vec![1.0f32; 12];
+    let cpu: Convolution = |_, o, i, f, w, h| convolution_cpu(o, i, f, w, h);
+    for kernel in [convolution_simple as Convolution, convolution_tiling, cpu] {
+        let mut out = vec![5.0f32; 12];
+        for (filter_len, width, height) in [(2, 4, 3), (3, 5, 3), (3, 0, 12), (3, 4, -3)] {
+            let err =
+                kernel(&view, &mut out, &img, &vec![1.0; filter_len], width, height).unwrap_err();
+            assert!(
+                matches!(err, Error::InvalidArgument(_)),
+                "{filter_len} {width} {height}: {err:?}"
+            );
+        }
+        assert_eq!(out, [5.0; 12], "a refused call wrote to the output");
+    }
+    // A radius that leaves no work item of a tile to filter.
+    let mut out = vec![5.0f32; 12];
+    let wide = vec![0.0f32; TILE_SIZE as usize + 1];
+    let err = convolution_tiling(&view, &mut out, &img, &wide, 4, 3).unwrap_err();
+    assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
+    assert_eq!(out, [5.0; 12]);
+}
