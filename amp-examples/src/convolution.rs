@@ -97,11 +97,11 @@ pub fn convolution_cpu(
 
 /// One pass of [`convolution_simple`] along dimension `DIM` (0: columns,
 /// 1: rows): one work item per pixel.
-fn convolution_dim_simple<const DIM: i32, A: Access>(
+fn convolution_dim_simple<const DIM: i32, A: Access, B: Access>(
     view: &AcceleratorView,
     input: &ArrayView<'_, f32, 2, A>,
     output: &ArrayView<'_, f32, 2>,
-    filter: &ArrayView<'_, f32, 1, ReadOnly>,
+    filter: &ArrayView<'_, f32, 1, B>,
     radius: i32,
 ) -> Result<()> {
     let len = input.extent()[DIM as usize];
@@ -150,24 +150,67 @@ pub fn convolution_simple(
     width: i32,
     height: i32,
 ) -> Result<()> {
-    let radius = check(out, img, filter, width, height)?;
+    check(out, img, filter, width, height)?;
     let image = ArrayView::new([height, width], img)?;
     let filt = ArrayView::new([filter.len() as i32], filter)?;
     let tmp = Array::<f32, 2>::new([height, width], view)?;
     let result = ArrayView::new_mut([height, width], out)?;
     result.discard_data();
-    convolution_dim_simple::<1, _>(view, &image, &tmp.view(), &filt, radius)?;
-    convolution_dim_simple::<0, _>(view, &tmp.view(), &result, &filt, radius)?;
+    convolution_simple_on(view, &result, &image, &filt, &tmp)?;
     result.synchronize()
+}
+
+/// The radius of `filter`, if `out`, `img` and `tmp` have one extent.
+fn check_on<A: Access, B: Access>(
+    out: &ArrayView<'_, f32, 2>,
+    img: &ArrayView<'_, f32, 2, A>,
+    filter: &ArrayView<'_, f32, 1, B>,
+    tmp: &Array<f32, 2>,
+) -> Result<i32> {
+    let e = img.extent();
+    if out.extent() != e || tmp.extent() != e {
+        return Err(Error::InvalidArgument(format!(
+            "the image ({e}), the output ({}) and the intermediate image ({}) differ in shape",
+            out.extent(),
+            tmp.extent()
+        )));
+    }
+    let taps = filter.extent()[0];
+    if taps % 2 == 0 {
+        return Err(Error::InvalidArgument(format!(
+            "a filter has an odd number of taps (2 * radius + 1), not {taps}"
+        )));
+    }
+    Ok(taps / 2)
+}
+
+/// The passes of [`convolution_simple`] on views of any data source (host
+/// slices, [`Array`]s resident on an accelerator), with `tmp`, of the
+/// image's extent, for the intermediate image.
+///
+/// # Errors
+///
+/// [`Error::InvalidArgument`] if the extents differ or the filter has an
+/// even number of taps; any error of the launches.
+pub fn convolution_simple_on<A: Access, B: Access>(
+    view: &AcceleratorView,
+    out: &ArrayView<'_, f32, 2>,
+    img: &ArrayView<'_, f32, 2, A>,
+    filter: &ArrayView<'_, f32, 1, B>,
+    tmp: &Array<f32, 2>,
+) -> Result<()> {
+    let radius = check_on(out, img, filter, tmp)?;
+    convolution_dim_simple::<1, _, _>(view, img, &tmp.view(), filter, radius)?;
+    convolution_dim_simple::<0, _, _>(view, &tmp.view(), out, filter, radius)
 }
 
 /// One pass of [`convolution_tiling`] along dimension `DIM`, in tiles of
 /// `T0 x T1` work items (`TILE_SIZE` along `DIM`, 1 along the other).
-fn convolution_tile_dim<const DIM: i32, const T0: i32, const T1: i32, A: Access>(
+fn convolution_tile_dim<const DIM: i32, const T0: i32, const T1: i32, A: Access, B: Access>(
     view: &AcceleratorView,
     input: &ArrayView<'_, f32, 2, A>,
     output: &ArrayView<'_, f32, 2>,
-    filter: &ArrayView<'_, f32, 1, ReadOnly>,
+    filter: &ArrayView<'_, f32, 1, B>,
     radius: i32,
 ) -> Result<()> {
     let len = output.extent()[DIM as usize];
@@ -235,17 +278,42 @@ pub fn convolution_tiling(
     height: i32,
 ) -> Result<()> {
     let radius = check(out, img, filter, width, height)?;
-    if 2 * radius >= TILE_SIZE {
-        return Err(Error::InvalidArgument(format!(
-            "a filter of radius {radius} leaves no work item of a {TILE_SIZE}-wide tile to filter"
-        )));
-    }
+    tile_fits(radius)?;
     let image = ArrayView::new([height, width], img)?;
     let filt = ArrayView::new([filter.len() as i32], filter)?;
     let tmp = Array::<f32, 2>::new([height, width], view)?;
     let result = ArrayView::new_mut([height, width], out)?;
     result.discard_data();
-    convolution_tile_dim::<1, 1, TILE_SIZE, _>(view, &image, &tmp.view(), &filt, radius)?;
-    convolution_tile_dim::<0, TILE_SIZE, 1, _>(view, &tmp.view(), &result, &filt, radius)?;
+    convolution_tiling_on(view, &result, &image, &filt, &tmp)?;
     result.synchronize()
+}
+
+/// Refuses a radius that leaves no work item of a tile to filter.
+fn tile_fits(radius: i32) -> Result<()> {
+    if 2 * radius >= TILE_SIZE {
+        return Err(Error::InvalidArgument(format!(
+            "a filter of radius {radius} leaves no work item of a {TILE_SIZE}-wide tile to filter"
+        )));
+    }
+    Ok(())
+}
+
+/// The passes of [`convolution_tiling`] on views of any data source, as
+/// [`convolution_simple_on`].
+///
+/// # Errors
+///
+/// As [`convolution_simple_on`], and [`Error::InvalidArgument`] if
+/// `2 * radius` is not below [`TILE_SIZE`].
+pub fn convolution_tiling_on<A: Access, B: Access>(
+    view: &AcceleratorView,
+    out: &ArrayView<'_, f32, 2>,
+    img: &ArrayView<'_, f32, 2, A>,
+    filter: &ArrayView<'_, f32, 1, B>,
+    tmp: &Array<f32, 2>,
+) -> Result<()> {
+    let radius = check_on(out, img, filter, tmp)?;
+    tile_fits(radius)?;
+    convolution_tile_dim::<1, 1, TILE_SIZE, _, _>(view, img, &tmp.view(), filter, radius)?;
+    convolution_tile_dim::<0, TILE_SIZE, 1, _, _>(view, &tmp.view(), out, filter, radius)
 }

@@ -8,8 +8,8 @@
 //! sizes: the domain is padded to whole tiles and the loads and the store
 //! are guarded.
 
-use amp_core::Result;
 use amp_core::prelude::*;
+use amp_core::{Access, Result};
 
 /// The tile edge of [`matmul_tiled`] (the C++ AMP sample's `TS`).
 pub const TS: i32 = 16;
@@ -34,6 +34,22 @@ fn check(vc: &[f32], va: &[f32], vb: &[f32], m: i32, n: i32, w: i32) -> Result<(
         }
     }
     Ok(())
+}
+
+/// The inner size `w` of `c (m x n) = a (m x w) x b (w x n)`, if the
+/// extents chain.
+fn shapes<A: Access, B: Access>(
+    c: &ArrayView<'_, f32, 2>,
+    a: &ArrayView<'_, f32, 2, A>,
+    b: &ArrayView<'_, f32, 2, B>,
+) -> Result<i32> {
+    let (ea, eb, ec) = (a.extent(), b.extent(), c.extent());
+    if ea[1] != eb[0] || ec[0] != ea[0] || ec[1] != eb[1] {
+        return Err(Error::InvalidArgument(format!(
+            "cannot multiply {ea} by {eb} into {ec}"
+        )));
+    }
+    Ok(ea[1])
 }
 
 /// `c = a x b` on the host, accumulating in `f64`: the reference.
@@ -104,6 +120,25 @@ pub fn matmul_simple(
     let b = ArrayView::new([w, n], vb)?;
     let c = ArrayView::new_mut([m, n], vc)?;
     c.discard_data();
+    matmul_simple_on(view, &c, &a, &b)?;
+    c.synchronize()
+}
+
+/// The kernel of [`matmul_simple`] on views of any data source (host
+/// slices, [`Array`]s resident on an accelerator): `c = a x b` for `a` of
+/// `m x w`, `b` of `w x n` and `c` of `m x n`.
+///
+/// # Errors
+///
+/// [`Error::InvalidArgument`] if the extents do not chain; any error of the
+/// launch.
+pub fn matmul_simple_on<A: Access, B: Access>(
+    view: &AcceleratorView,
+    c: &ArrayView<'_, f32, 2>,
+    a: &ArrayView<'_, f32, 2, A>,
+    b: &ArrayView<'_, f32, 2, B>,
+) -> Result<()> {
+    let w = shapes(c, a, b)?;
     parallel_for_each!(view, c.extent(), |idx: Index<2>| {
         let row = idx[0];
         let col = idx[1];
@@ -112,8 +147,7 @@ pub fn matmul_simple(
             sum += a[[row, i]] * b[[i, col]];
         }
         c[idx] = sum;
-    })?;
-    c.synchronize()
+    })
 }
 
 /// `c = a x b` on `view`, in tiles of `TS x TS` work items that stage
@@ -153,6 +187,25 @@ pub fn matmul_tiled(
     let b = ArrayView::new([w, n], vb)?;
     let c = ArrayView::new_mut([m, n], vc)?;
     c.discard_data();
+    matmul_tiled_on(view, &c, &a, &b)?;
+    c.synchronize()
+}
+
+/// The kernel of [`matmul_tiled`] on views of any data source, as
+/// [`matmul_simple_on`].
+///
+/// # Errors
+///
+/// [`Error::InvalidArgument`] if the extents do not chain; any error of the
+/// launch.
+pub fn matmul_tiled_on<A: Access, B: Access>(
+    view: &AcceleratorView,
+    c: &ArrayView<'_, f32, 2>,
+    a: &ArrayView<'_, f32, 2, A>,
+    b: &ArrayView<'_, f32, 2, B>,
+) -> Result<()> {
+    let w = shapes(c, a, b)?;
+    let (m, n) = (c.extent()[0], c.extent()[1]);
     let domain = c.extent().tile::<TS, TS>()?.pad()?;
     parallel_for_each!(view, domain, |t: TiledIndex<2>| {
         let row = t.local[0];
@@ -186,6 +239,5 @@ pub fn matmul_tiled(
         if grow < m && gcol < n {
             c[t.global] = sum;
         }
-    })?;
-    c.synchronize()
+    })
 }

@@ -1,0 +1,342 @@
+//! `bench-samples`: the ported samples' kernels on device-resident arrays,
+//! beside a hand-written WGSL peer of the tiled matrix multiplication run
+//! through raw wgpu on the same adapter, in one run.
+//!
+//! Run: `cargo run --release -p amp-examples --bin bench-samples
+//! [--mm N] [--conv N] [--radius R] [--reps K]` (defaults 4096, 8192, 8, 10).
+//! `AMP_DEFAULT_ACCELERATOR` picks the adapter. Each case: two warm-up
+//! launches (the first compiles), then `K` rounds of one launch and a wait,
+//! wall clock, median. Outputs are poisoned first and checked against a CPU
+//! reference: every convolution pixel, and 512 random elements of each
+//! product (accumulated in `f64` on the host).
+
+use std::time::Instant;
+
+use amp_core::prelude::*;
+use amp_examples::{convolution, matmul};
+
+/// A tiled matrix multiplication written by hand in WGSL: the same
+/// algorithm as `matmul_tiled` (16 x 16 tiles staged in workgroup memory,
+/// guarded loads and store).
+const HAND_WGSL: &str = r"
+struct P { m: u32, n: u32, w: u32, pad: u32 }
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+@group(0) @binding(3) var<uniform> p: P;
+var<workgroup> ta: array<array<f32, 16>, 16>;
+var<workgroup> tb: array<array<f32, 16>, 16>;
+
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) g: vec3<u32>) {
+    let row = g.y * 16u + l.y;
+    let col = g.x * 16u + l.x;
+    var sum = 0.0;
+    for (var i = 0u; i < p.w; i += 16u) {
+        var x = 0.0;
+        if (row < p.m && i + l.x < p.w) { x = a[row * p.w + i + l.x]; }
+        ta[l.y][l.x] = x;
+        var y = 0.0;
+        if (i + l.y < p.w && col < p.n) { y = b[(i + l.y) * p.n + col]; }
+        tb[l.y][l.x] = y;
+        workgroupBarrier();
+        for (var k = 0u; k < 16u; k++) {
+            sum += ta[l.y][k] * tb[k][l.x];
+        }
+        workgroupBarrier();
+    }
+    if (row < p.m && col < p.n) { c[row * p.n + col] = sum; }
+}
+";
+
+fn values(n: usize, seed: u64) -> Vec<f32> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            ((x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) % 256) as f32 / 64.0 - 2.0
+        })
+        .collect()
+}
+
+/// Median seconds of `reps` rounds of `f` after two warm-ups.
+fn time(reps: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    f();
+    let mut t: Vec<f64> = (0..reps)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed().as_secs_f64()
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
+}
+
+/// Checks 512 random elements of `c = a x b` (n x n); the worst relative
+/// error.
+fn check_product(c: &[f32], a: &[f32], b: &[f32], n: usize) -> f64 {
+    let mut worst = 0.0f64;
+    let mut x = 12345u64;
+    for _ in 0..512 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let (r, col) = ((x >> 33) as usize % n, (x >> 13) as usize % n);
+        let want: f64 = (0..n)
+            .map(|i| f64::from(a[r * n + i]) * f64::from(b[i * n + col]))
+            .sum();
+        let got = f64::from(c[r * n + col]);
+        worst = worst.max(if got.is_nan() {
+            f64::INFINITY
+        } else {
+            (got - want).abs() / want.abs().max(1.0)
+        });
+    }
+    worst
+}
+
+struct Hand {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipeline: wgpu::ComputePipeline,
+    bind_group: wgpu::BindGroup,
+    c: wgpu::Buffer,
+    groups: u32,
+}
+
+impl Hand {
+    /// The hand-written peer on its own device of the adapter named `name`,
+    /// with `a` and `b` uploaded.
+    fn new(name: &str, a: &[f32], b: &[f32], n: u32) -> Option<Hand> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter =
+            futures::executor::block_on(instance.enumerate_adapters(wgpu::Backends::all()))
+                .into_iter()
+                .find(|a| a.get_info().name == name)?;
+        let (device, queue) =
+            futures::executor::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+                label: Some("hand-written peer"),
+                required_limits: adapter.limits(),
+                ..Default::default()
+            }))
+            .ok()?;
+        let storage = |data: &[f32], usage| {
+            let buf = device.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size: std::mem::size_of_val(data) as u64,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | usage,
+                mapped_at_creation: false,
+            });
+            queue.write_buffer(&buf, 0, bytemuck::cast_slice(data));
+            buf
+        };
+        let (ba, bb) = (
+            storage(a, wgpu::BufferUsages::empty()),
+            storage(b, wgpu::BufferUsages::empty()),
+        );
+        let c = storage(
+            &vec![f32::NAN; (n * n) as usize],
+            wgpu::BufferUsages::COPY_SRC,
+        );
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: 16,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        queue.write_buffer(&params, 0, bytemuck::cast_slice(&[n, n, n, 0]));
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: None,
+            source: wgpu::ShaderSource::Wgsl(HAND_WGSL.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: None,
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[&ba, &bb, &c, &params]
+                .iter()
+                .enumerate()
+                .map(|(i, buf)| wgpu::BindGroupEntry {
+                    binding: i as u32,
+                    resource: buf.as_entire_binding(),
+                })
+                .collect::<Vec<_>>(),
+        });
+        Some(Hand {
+            device,
+            queue,
+            pipeline,
+            bind_group,
+            c,
+            groups: n.div_ceil(16),
+        })
+    }
+
+    fn run(&self) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &self.bind_group, &[]);
+            pass.dispatch_workgroups(self.groups, self.groups, 1);
+        }
+        self.queue.submit([encoder.finish()]);
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("poll");
+    }
+
+    fn result(&self) -> Vec<f32> {
+        let size = self.c.size();
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(&self.c, 0, &staging, 0, size);
+        self.queue.submit([encoder.finish()]);
+        staging
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, |r| r.expect("map"));
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("poll");
+        let range = staging.slice(..).get_mapped_range().expect("mapped");
+        bytemuck::cast_slice(&range).to_vec()
+    }
+}
+
+fn main() -> amp_core::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let (mut mm, mut conv, mut radius, mut reps) = (4096i32, 8192i32, 8i32, 10usize);
+    while let Some(flag) = args.next() {
+        let v: i64 = args
+            .next()
+            .and_then(|v| v.parse().ok())
+            .filter(|&v| v > 0)
+            .unwrap_or_else(|| {
+                eprintln!("bench-samples: {flag} needs a positive number");
+                std::process::exit(2)
+            });
+        match flag.as_str() {
+            "--mm" => mm = v as i32,
+            "--conv" => conv = v as i32,
+            "--radius" => radius = v as i32,
+            "--reps" => reps = v as usize,
+            _ => {
+                eprintln!("bench-samples: unknown argument {flag}");
+                std::process::exit(2)
+            }
+        }
+    }
+    let acc = Accelerator::default()?;
+    let view = acc.create_view(QueuingMode::Automatic);
+    println!("adapter: {acc}; {reps} rounds per case, median, wall clock (launch + wait)");
+    println!("| case | time (ms) | rate | check |");
+    println!("|---|---|---|---|");
+
+    let n = mm as usize;
+    let (va, vb) = (values(n * n, 1), values(n * n, 2));
+    let a = Array::from_slice([mm, mm], &va, &view)?;
+    let b = Array::from_slice([mm, mm], &vb, &view)?;
+    let c = Array::from_slice([mm, mm], &vec![f32::NAN; n * n], &view)?;
+    let flops = 2.0 * (mm as f64).powi(3);
+    let mut mm_times = Vec::new();
+    for (name, tiled) in [("matmul_simple", false), ("matmul_tiled", true)] {
+        let run = || {
+            let r = if tiled {
+                matmul::matmul_tiled_on(&view, &c.view(), &a.view(), &b.view())
+            } else {
+                matmul::matmul_simple_on(&view, &c.view(), &a.view(), &b.view())
+            };
+            r.expect("launch");
+            view.wait().expect("wait");
+        };
+        let secs = time(reps, run);
+        let err = check_product(&c.to_vec()?, &va, &vb, n);
+        println!(
+            "| {name} {mm}^3 | {:.3} | {:.1} GFLOP/s | max rel. err {err:.1e} |",
+            secs * 1e3,
+            flops / secs / 1e9
+        );
+        mm_times.push(secs);
+    }
+    if let Some(hand) = Hand::new(acc.description(), &va, &vb, mm as u32) {
+        let secs = time(reps, || hand.run());
+        let err = check_product(&hand.result(), &va, &vb, n);
+        println!(
+            "| hand-written WGSL tiled {mm}^3 (raw wgpu) | {:.3} | {:.1} GFLOP/s | max rel. err {err:.1e} |",
+            secs * 1e3,
+            flops / secs / 1e9
+        );
+        println!(
+            "| ratio matmul_tiled / hand-written | {:.2}x | | |",
+            mm_times[1] / secs
+        );
+    } else {
+        println!(
+            "| hand-written WGSL peer | no wgpu adapter named {:?} | | |",
+            acc.description()
+        );
+    }
+
+    let (w, h) = (conv, conv);
+    let pixels = (w as usize) * (h as usize);
+    let img = values(pixels, 3);
+    let taps = 2 * radius + 1;
+    let filter: Vec<f32> = (0..taps).map(|k| 1.0 + (k % 3) as f32 / 4.0).collect();
+    let mut want = vec![0.0f32; pixels];
+    convolution::convolution_cpu(&mut want, &img, &filter, w, h)?;
+    let image = Array::from_slice([h, w], &img, &view)?;
+    let filt = Array::from_slice([taps], &filter, &view)?;
+    let tmp = Array::<f32, 2>::new([h, w], &view)?;
+    let out = Array::from_slice([h, w], &vec![f32::NAN; pixels], &view)?;
+    // One read and one write of the image per pass, as the peer script counts.
+    let bytes = 2.0 * 2.0 * 4.0 * pixels as f64;
+    for (name, tiled) in [("convolution_simple", false), ("convolution_tiling", true)] {
+        let run = || {
+            let r = if tiled {
+                convolution::convolution_tiling_on(
+                    &view,
+                    &out.view(),
+                    &image.view(),
+                    &filt.view(),
+                    &tmp,
+                )
+            } else {
+                convolution::convolution_simple_on(
+                    &view,
+                    &out.view(),
+                    &image.view(),
+                    &filt.view(),
+                    &tmp,
+                )
+            };
+            r.expect("launch");
+            view.wait().expect("wait");
+        };
+        let secs = time(reps, run);
+        let err = amp_examples::max_relative_error(&out.to_vec()?, &want)
+            .map_or("NaN".into(), |e| format!("{e:.1e}"));
+        println!(
+            "| {name} {w}^2 r{radius} | {:.3} | {:.1} GB/s eff. | max rel. err {err} |",
+            secs * 1e3,
+            bytes / secs / 1e9
+        );
+    }
+    Ok(())
+}
