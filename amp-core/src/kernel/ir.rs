@@ -530,14 +530,23 @@ impl Stmt {
 }
 
 /// A Rust constant that a kernel inlines as a literal.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be inlined into a kernel as a constant",
+    note = "constants in kernels (paths such as `i32::MAX`, upper-case names such as `TS`) must be `i32`, `u32`, `f32`, `f64` or `bool`; name local variables in snake case to capture them"
+)]
 pub trait ConstLit: Copy {
     /// The literal.
     fn lit(self) -> Lit;
+    /// The value's bits, for the key of a kernel compiled with it inlined.
+    fn key(self) -> u64;
 }
 
 impl ConstLit for i32 {
     fn lit(self) -> Lit {
         Lit::Int(self.unsigned_abs() as u128, Some(Scalar::I32))
+    }
+    fn key(self) -> u64 {
+        u64::from(self as u32)
     }
 }
 
@@ -545,11 +554,17 @@ impl ConstLit for u32 {
     fn lit(self) -> Lit {
         Lit::Int(self as u128, Some(Scalar::U32))
     }
+    fn key(self) -> u64 {
+        u64::from(self)
+    }
 }
 
 impl ConstLit for f32 {
     fn lit(self) -> Lit {
         Lit::Float(self as f64, Some(Scalar::F32))
+    }
+    fn key(self) -> u64 {
+        u64::from(self.to_bits())
     }
 }
 
@@ -557,11 +572,17 @@ impl ConstLit for f64 {
     fn lit(self) -> Lit {
         Lit::Float(self, Some(Scalar::F64))
     }
+    fn key(self) -> u64 {
+        self.to_bits()
+    }
 }
 
 impl ConstLit for bool {
     fn lit(self) -> Lit {
         Lit::Bool(self)
+    }
+    fn key(self) -> u64 {
+        u64::from(self)
     }
 }
 

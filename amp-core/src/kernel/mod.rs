@@ -35,9 +35,10 @@ pub struct KernelSite {
     pub capture_names: &'static [&'static str],
 }
 
-/// A kernel instance: its native closure's type and, for tiled kernels,
-/// the tile shape (baked into the WGSL).
-type KernelKey = (TypeId, Vec<u32>);
+/// A kernel instance: its native closure's type, then the values inlined
+/// into its WGSL: the tile shape of a tiled kernel, and the kernel's
+/// upper-case names (constants, usually).
+type KernelKey = (TypeId, Vec<u64>);
 
 /// A kernel compiled for one device.
 pub(crate) struct CompiledKernel {
@@ -336,6 +337,7 @@ pub fn launch<const N: usize, C, B, F>(
     domain: Extent<N>,
     site: &'static KernelSite,
     captures: C,
+    consts: &[u64],
     build: B,
     cpu: F,
 ) -> Result<()>
@@ -367,6 +369,7 @@ where
         captures,
         build,
         TypeId::of::<F>(),
+        consts,
         dispatch,
         move |native| Box::new(move || run_native(domain, total, &native, &cpu)),
     )
@@ -398,6 +401,7 @@ pub fn launch_tiled<const N: usize, C, B, F>(
     domain: crate::TiledExtent<N>,
     site: &'static KernelSite,
     captures: C,
+    consts: &[u64],
     build: B,
     cpu: F,
 ) -> Result<()>
@@ -465,6 +469,7 @@ where
         captures,
         build,
         TypeId::of::<F>(),
+        consts,
         dispatch,
         move |native| Box::new(move || run_native_tiled(domain, tile_static_bytes, &native, &cpu)),
     )
@@ -583,6 +588,7 @@ fn launch_with<const N: usize, C, B>(
     captures: C,
     build: B,
     key: TypeId,
+    consts: &[u64],
     dispatch: Dispatch,
     host: impl FnOnce(C::Cpu) -> Box<dyn FnOnce() -> Result<()> + Send>,
 ) -> Result<()>
@@ -601,7 +607,8 @@ where
     match view.accelerator().device()? {
         Some(device) => {
             device.check()?;
-            let key = (key, dispatch.tile.clone().unwrap_or_default());
+            let inlined = dispatch.tile.iter().flatten().map(|&t| u64::from(t));
+            let key = (key, inlined.chain(consts.iter().copied()).collect());
             let cached = device.kernels.kernels.lock().get(&key).cloned();
             let compiled = match cached {
                 Some(k) => k,

@@ -184,6 +184,9 @@ pub(crate) struct Kernel {
     pub(crate) index: Ident,
     pub(crate) rank: u32,
     pub(crate) captures: Vec<Ident>,
+    /// Upper-case names used (constants, inlined; their values key the
+    /// compiled kernel).
+    pub(crate) consts: Vec<Ident>,
     pub(crate) body: Block,
     pub(crate) span: Span,
     /// Whether the parameter is a `TiledIndex` (a tiled kernel).

@@ -67,19 +67,20 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
     };
     let domain = &k.domain;
     let ir_body = ir_block(&k.body);
-    // Upper-case names (constants, usually) are used from the enclosing
-    // scope directly: `let CONST = ..` would be a pattern, not a binding.
-    let native_binds = caps
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| !is_upper(c))
-        .map(|(i, c)| {
-            let i = syn::Index::from(i);
-            quote! {
-                #[allow(unused_variables)]
-                let #c = ::amp_core::__private::kernel::BindNative::native(&__amp_caps.#i);
-            }
-        });
+    // Upper-case names (constants, usually) are not captures: the native
+    // body uses them from the enclosing scope, the IR builder inlines their
+    // values, and those values are part of the compiled kernel's key.
+    let consts = &k.consts;
+    let const_key = quote! {
+        &[#(::amp_core::__private::kernel::ir::ConstLit::key(#consts)),*]
+    };
+    let native_binds = caps.iter().enumerate().map(|(i, c)| {
+        let i = syn::Index::from(i);
+        quote! {
+            #[allow(unused_variables)]
+            let #c = ::amp_core::__private::kernel::BindNative::native(&__amp_caps.#i);
+        }
+    });
     let native_body = native_block(&k.body);
     let index = &k.index;
     let launch = if k.tiled {
@@ -99,6 +100,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
                 ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
                 &__AMP_SITE,
                 __amp_captures,
+                #const_key,
                 || -> __ir::Block { #ir_body },
                 __amp_native,
             )
@@ -118,6 +120,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
                 ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
                 &__AMP_SITE,
                 __amp_captures,
+                #const_key,
                 || -> __ir::Block { #ir_body },
                 __amp_native,
             )
@@ -1091,12 +1094,4 @@ fn member_tokens(m: &syn::Member) -> TokenStream {
             quote!(__ir::Member::Index(#i))
         }
     }
-}
-
-/// Whether `name` is spelled like a constant (`TILE`, `N2`).
-fn is_upper(name: &proc_macro2::Ident) -> bool {
-    let s = name.to_string();
-    s.chars().any(|c| c.is_ascii_uppercase())
-        && s.chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }

@@ -64,6 +64,7 @@ pub(crate) fn kernel_function(attr: TokenStream, item: TokenStream) -> TokenStre
             index: proc_macro2::Ident::new("__amp_no_index", proc_macro2::Span::call_site()),
             rank: 1,
             captures: Vec::new(),
+            consts: Vec::new(),
             body: f.body.clone(),
             span: proc_macro2::Span::call_site(),
             tiled: false,

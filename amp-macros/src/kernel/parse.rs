@@ -64,6 +64,9 @@ enum Binding {
 struct Resolver<'e> {
     scopes: Vec<Vec<(String, Binding)>>,
     captures: Vec<Ident>,
+    /// The upper-case single names a kernel uses: inlined as constants, and
+    /// part of the compiled kernel's cache key.
+    consts: Vec<Ident>,
     next_local: u32,
     errors: &'e mut Errors,
     /// The type parameters of the `#[kernel]` function being parsed.
@@ -184,6 +187,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
     let mut resolver = Resolver {
         scopes: vec![vec![(index.to_string(), param)]],
         captures: Vec::new(),
+        consts: Vec::new(),
         next_local: 0,
         errors,
         type_params: Vec::new(),
@@ -206,6 +210,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         index,
         rank,
         captures: resolver.captures,
+        consts: resolver.consts,
         body,
         span: closure.span(),
         tiled,
@@ -1065,11 +1070,14 @@ impl Resolver<'_> {
                                 .at(p, "a tile_static array is used element by element: `a[i]`");
                             return None;
                         }
-                        // In a `#[kernel]` function an upper-case name is a
-                        // constant or a const parameter (it cannot capture).
-                        // In a kernel it may also be a variable: captured by
-                        // value, it is right at every launch.
-                        None if self.function && is_const_name(&name.to_string()) => {
+                        // An upper-case name is a constant or a const
+                        // parameter, inlined. In a kernel it may also be a
+                        // variable: its value is part of the compiled
+                        // kernel's cache key, so it is right at every launch.
+                        None if is_const_name(&name.to_string()) => {
+                            if !self.function && !self.consts.contains(&name) {
+                                self.consts.push(name.clone());
+                            }
                             ExprKind::Const(p.path.clone())
                         }
                         None => {
@@ -1784,6 +1792,7 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
     let mut resolver = Resolver {
         scopes: vec![Vec::new()],
         captures: Vec::new(),
+        consts: Vec::new(),
         next_local: 0,
         errors,
         type_params,
