@@ -368,8 +368,7 @@ where
         site,
         captures,
         build,
-        TypeId::of::<F>(),
-        consts,
+        kernel_key::<F>(None, consts),
         dispatch,
         move |native| Box::new(move || run_native(domain, total, &native, &cpu)),
     )
@@ -468,8 +467,7 @@ where
         site,
         captures,
         build,
-        TypeId::of::<F>(),
-        consts,
+        kernel_key::<F>(dispatch.tile.as_deref(), consts),
         dispatch,
         move |native| Box::new(move || run_native_tiled(domain, tile_static_bytes, &native, &cpu)),
     )
@@ -578,6 +576,13 @@ struct Dispatch {
     tile: Option<Vec<u32>>,
 }
 
+/// The key of the kernel whose native closure is `F`, with the values its
+/// WGSL inlines: the tile shape, then the upper-case names' values.
+fn kernel_key<F: 'static>(tile: Option<&[u32]>, consts: &[u64]) -> KernelKey {
+    let tile = tile.unwrap_or_default().iter().map(|&t| u64::from(t));
+    (TypeId::of::<F>(), tile.chain(consts.iter().copied()).collect())
+}
+
 /// The launch path shared by tiled and non-tiled kernels: `key` identifies
 /// the kernel instance (with the tile shape, the compiled pipeline); `host`
 /// turns the bound CPU captures into the host command.
@@ -587,8 +592,7 @@ fn launch_with<const N: usize, C, B>(
     site: &'static KernelSite,
     captures: C,
     build: B,
-    key: TypeId,
-    consts: &[u64],
+    key: KernelKey,
     dispatch: Dispatch,
     host: impl FnOnce(C::Cpu) -> Box<dyn FnOnce() -> Result<()> + Send>,
 ) -> Result<()>
@@ -607,8 +611,6 @@ where
     match view.accelerator().device()? {
         Some(device) => {
             device.check()?;
-            let inlined = dispatch.tile.iter().flatten().map(|&t| u64::from(t));
-            let key = (key, inlined.chain(consts.iter().copied()).collect());
             let cached = device.kernels.kernels.lock().get(&key).cloned();
             let compiled = match cached {
                 Some(k) => k,
