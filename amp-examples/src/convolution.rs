@@ -9,9 +9,9 @@
 //!   accelerator in an [`Array`].
 //! - [`convolution_tiling`]: tiles of [`TILE_SIZE`] work items along the
 //!   filtered dimension load a line of the image, halo included, into
-//!   `tile_static` memory; after the barrier the `TILE_SIZE - 2 * radius`
-//!   work items in the middle apply the filter (the sample's
-//!   `convolution_tile_dim<dim>`).
+//!   `tile_static` memory; after the barrier (a `tile_static` fence: only
+//!   that memory is shared) the `TILE_SIZE - 2 * radius` work items in the
+//!   middle apply the filter (the sample's `convolution_tile_dim<dim>`).
 
 use amp_core::prelude::*;
 use amp_core::{Access, Result};
@@ -229,7 +229,7 @@ fn convolution_tile_dim<const DIM: i32, const T0: i32, const T1: i32, A: Access,
         let mut a_idx = t.global;
         a_idx[DIM] = idx_convolve.clamp(0, len - 1);
         line[l] = input[a_idx];
-        t.barrier.wait();
+        t.barrier.wait_with_tile_static_memory_fence();
         if l >= radius && l < TILE_SIZE - radius && idx_convolve < len {
             let mut sum = 0.0f32;
             for k in 0..2 * radius + 1 {
