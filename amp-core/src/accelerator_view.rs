@@ -59,7 +59,25 @@ struct ViewInner {
     accelerator: Accelerator,
     mode: QueuingMode,
     queue: Mutex<Queue>,
+    /// The order of the CPU view's host batches.
+    host_order: HostOrder,
     transfers: TransferCounters,
+}
+
+/// Runs a CPU view's host batches one at a time, in submission order,
+/// whichever threads submitted them; `flush`, `wait` and markers wait for
+/// every batch submitted before them, also those another thread runs.
+#[derive(Default)]
+struct HostOrder {
+    /// Batches `0..served` have finished.
+    served: Mutex<u64>,
+    finished: parking_lot::Condvar,
+}
+
+/// A submitted batch of host commands and its place in the view's order.
+struct HostBatch {
+    ticket: u64,
+    commands: Vec<HostCommand>,
 }
 
 /// The recording state of one view.
@@ -72,6 +90,8 @@ struct Queue {
     batch_started: Option<Instant>,
     /// The last GPU submission of this view.
     last_submission: Option<wgpu::SubmissionIndex>,
+    /// Host batches submitted so far (each one's ticket is its number).
+    host_tickets: u64,
     stats: ViewStatistics,
 }
 
@@ -148,6 +168,7 @@ impl AcceleratorView {
                 accelerator,
                 mode,
                 queue: Mutex::new(Queue::default()),
+                host_order: HostOrder::default(),
                 transfers: TransferCounters::default(),
             }),
         }
@@ -299,11 +320,14 @@ impl AcceleratorView {
     /// ```
     pub fn flush(&self) -> Result<()> {
         let device = self.device()?;
-        let host = {
+        let (host, upto) = {
             let mut q = self.inner.queue.lock();
-            self.submit_locked(device, &mut q)
+            (self.submit_locked(device, &mut q), q.host_tickets)
         };
-        run_host(host)
+        self.run_host(host)?;
+        // On the CPU, submitted means run: the host reads memory next.
+        self.wait_host(upto);
+        Ok(())
     }
 
     /// Submits every recorded command and blocks until all the view's
@@ -331,12 +355,13 @@ impl AcceleratorView {
     /// ```
     pub fn wait(&self) -> Result<()> {
         let device = self.device()?;
-        let (host, last) = {
+        let (host, last, upto) = {
             let mut q = self.inner.queue.lock();
             let host = self.submit_locked(device, &mut q);
-            (host, q.last_submission.clone())
+            (host, q.last_submission.clone(), q.host_tickets)
         };
-        run_host(host)?;
+        self.run_host(host)?;
+        self.wait_host(upto);
         match (device, last) {
             (Some(device), Some(index)) => device.wait_for(&index),
             (Some(device), None) => device.check(),
@@ -365,12 +390,13 @@ impl AcceleratorView {
     /// ```
     pub fn create_marker(&self) -> Result<CompletionFuture> {
         let device = self.device()?;
-        let (host, last) = {
+        let (host, last, upto) = {
             let mut q = self.inner.queue.lock();
             let host = self.submit_locked(device, &mut q);
-            (host, q.last_submission.clone())
+            (host, q.last_submission.clone(), q.host_tickets)
         };
-        run_host(host)?;
+        self.run_host(host)?;
+        self.wait_host(upto);
         Ok(match (device, last) {
             (Some(device), Some(index)) => CompletionFuture::gpu(Arc::clone(device), index),
             _ => CompletionFuture::ready(Ok(())),
@@ -394,8 +420,10 @@ impl AcceleratorView {
         let host_to_run = {
             let mut q = self.inner.queue.lock();
             // Age threshold: an old batch goes out before this command joins it.
-            let mut ready = match q.batch_started {
-                Some(t) if t.elapsed() >= AUTOMATIC_MAX_AGE => self.submit_locked(device, &mut q),
+            let mut ready: Vec<HostBatch> = match q.batch_started {
+                Some(t) if t.elapsed() >= AUTOMATIC_MAX_AGE => {
+                    self.submit_locked(device, &mut q).into_iter().collect()
+                }
                 _ => Vec::new(),
             };
             match device {
@@ -446,22 +474,27 @@ impl AcceleratorView {
             }
             ready
         };
-        run_host(host_to_run)
+        host_to_run
+            .into_iter()
+            .try_for_each(|batch| self.run_host(Some(batch)))
     }
 
     /// Submits the batch. GPU commands go to the queue here; host commands
-    /// are returned, to be run once the lock is released.
+    /// are returned with their ticket, to be run (by [`run_host`]) once the
+    /// lock is released.
+    ///
+    /// [`run_host`]: Self::run_host
     fn submit_locked(
         &self,
         device: Option<&Arc<DeviceContext>>,
         q: &mut Queue,
-    ) -> Vec<HostCommand> {
+    ) -> Option<HostBatch> {
         let batch = std::mem::take(&mut q.batch);
         let had_commands = q.pending > 0;
         q.pending = 0;
         q.batch_started = None;
         match batch {
-            Batch::Empty => Vec::new(),
+            Batch::Empty => None,
             Batch::Gpu { encoder, on_submit } => {
                 if let Some(device) = device {
                     q.last_submission = Some(device.queue.submit([encoder.finish()]));
@@ -470,14 +503,46 @@ impl AcceleratorView {
                     q.stats.submissions += 1;
                 }
                 on_submit.into_iter().for_each(|f| f());
-                Vec::new()
+                None
             }
             Batch::Host(commands) => {
                 if had_commands {
                     q.stats.submissions += 1;
                 }
-                commands
+                let ticket = q.host_tickets;
+                q.host_tickets += 1;
+                Some(HostBatch { ticket, commands })
             }
+        }
+    }
+
+    /// Runs a host batch once every batch submitted before it has finished,
+    /// in order; stops at the first error (the batch still counts as
+    /// finished, so later ones run).
+    fn run_host(&self, batch: Option<HostBatch>) -> Result<()> {
+        let Some(batch) = batch else {
+            return Ok(());
+        };
+        let order = &self.inner.host_order;
+        self.wait_host(batch.ticket);
+        /// Marks the batch finished, even if a command panics.
+        struct Finished<'a>(&'a HostOrder);
+        impl Drop for Finished<'_> {
+            fn drop(&mut self) {
+                *self.0.served.lock() += 1;
+                self.0.finished.notify_all();
+            }
+        }
+        let _finished = Finished(order);
+        batch.commands.into_iter().try_for_each(|c| c())
+    }
+
+    /// Blocks until the host batches `0..upto` have finished.
+    fn wait_host(&self, upto: u64) {
+        let order = &self.inner.host_order;
+        let mut served = order.served.lock();
+        while *served < upto {
+            order.finished.wait(&mut served);
         }
     }
 
@@ -489,11 +554,6 @@ impl AcceleratorView {
         }
         Ok(device)
     }
-}
-
-/// Runs host commands in order; stops at the first error.
-fn run_host(commands: Vec<HostCommand>) -> Result<()> {
-    commands.into_iter().try_for_each(|c| c())
 }
 
 impl PartialEq for AcceleratorView {

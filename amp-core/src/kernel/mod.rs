@@ -580,7 +580,10 @@ struct Dispatch {
 /// WGSL inlines: the tile shape, then the upper-case names' values.
 fn kernel_key<F: 'static>(tile: Option<&[u32]>, consts: &[u64]) -> KernelKey {
     let tile = tile.unwrap_or_default().iter().map(|&t| u64::from(t));
-    (TypeId::of::<F>(), tile.chain(consts.iter().copied()).collect())
+    (
+        TypeId::of::<F>(),
+        tile.chain(consts.iter().copied()).collect(),
+    )
 }
 
 /// The launch path shared by tiled and non-tiled kernels: `key` identifies

@@ -9,10 +9,9 @@ struct AmpParams {
     amp_c1_off: u32,
     amp_c1_e0: i32,
     amp_c1_s0: u32,
-    amp_s2: i32,
-    amp_c3_off: u32,
-    amp_c3_e0: i32,
-    amp_c3_s0: u32,
+    amp_c2_off: u32,
+    amp_c2_e0: i32,
+    amp_c2_s0: u32,
 }
 @group(0) @binding(0) var<storage, read> x: array<i32>;
 @group(0) @binding(1) var<storage, read_write> o: array<i32>;
@@ -43,7 +42,7 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
                 amp_t5 = 300i;
             } else {
                 var amp_t6: i32;
-                if ((_amp_match1 == amp_p.amp_s2)) {
+                if ((_amp_match1 == 40i)) {
                     amp_t6 = 400i;
                 } else {
                     var amp_t7: i32;
@@ -74,14 +73,14 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         var _amp_match2: i32 = (amp_t9 - (amp_t9 / amp_t11) * amp_t11);
         if ((_amp_match2 == 0i)) {
             let amp_t12 = amp_idx;
-            o2[amp_p.amp_c3_off + u32(amp_t12[0]) * amp_p.amp_c3_s0] = 7u;
+            o2[amp_p.amp_c2_off + u32(amp_t12[0]) * amp_p.amp_c2_s0] = 7u;
         } else {
             if ((_amp_match2 == 1i)) {
                 let amp_t13 = amp_idx;
-                o2[amp_p.amp_c3_off + u32(amp_t13[0]) * amp_p.amp_c3_s0] = 8u;
+                o2[amp_p.amp_c2_off + u32(amp_t13[0]) * amp_p.amp_c2_s0] = 8u;
             } else {
                 let amp_t14 = amp_idx;
-                o2[amp_p.amp_c3_off + u32(amp_t14[0]) * amp_p.amp_c3_s0] = 9u;
+                o2[amp_p.amp_c2_off + u32(amp_t14[0]) * amp_p.amp_c2_s0] = 9u;
             }
         }
     }

@@ -5,17 +5,16 @@ struct AmpParams {
     amp_e0: i32,
     amp_e1: i32,
     amp_s0: i32,
-    amp_s1: i32,
+    amp_c1_off: u32,
+    amp_c1_e0: i32,
+    amp_c1_e1: i32,
+    amp_c1_s0: u32,
+    amp_c1_s1: u32,
     amp_c2_off: u32,
     amp_c2_e0: i32,
     amp_c2_e1: i32,
     amp_c2_s0: u32,
     amp_c2_s1: u32,
-    amp_c3_off: u32,
-    amp_c3_e0: i32,
-    amp_c3_e1: i32,
-    amp_c3_s0: u32,
-    amp_c3_s1: u32,
 }
 @group(0) @binding(0) var<storage, read_write> out: array<i32>;
 @group(0) @binding(1) var<storage, read> input: array<i32>;
@@ -31,12 +30,12 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     amp_rem = amp_rem / u32(amp_p.amp_e1);
     amp_idx[0] = i32(amp_rem % u32(amp_p.amp_e0));
     var j: array<i32, 2> = amp_idx;
-    let amp_t1 = (amp_idx[amp_p.amp_s0] + 1i);
-    let amp_t2 = amp_p.amp_s1;
+    let amp_t1 = (amp_idx[0i] + 1i);
+    let amp_t2 = amp_p.amp_s0;
     let amp_t3 = select(amp_t2, 1i, amp_t2 == 0i || (amp_t1 == (-2147483647i - 1i) && amp_t2 == -1i));
-    j[amp_p.amp_s0] = (amp_t1 - (amp_t1 / amp_t3) * amp_t3);
+    j[0i] = (amp_t1 - (amp_t1 / amp_t3) * amp_t3);
     let amp_t4 = amp_idx;
     let amp_t5 = amp_idx;
     let amp_t6 = j;
-    out[amp_p.amp_c2_off + u32(amp_t4[0]) * amp_p.amp_c2_s0 + u32(amp_t4[1]) * amp_p.amp_c2_s1] = ((input[amp_p.amp_c3_off + u32(amp_t5[0]) * amp_p.amp_c3_s0 + u32(amp_t5[1]) * amp_p.amp_c3_s1] * 3i) + input[amp_p.amp_c3_off + u32(amp_t6[0]) * amp_p.amp_c3_s0 + u32(amp_t6[1]) * amp_p.amp_c3_s1]);
+    out[amp_p.amp_c1_off + u32(amp_t4[0]) * amp_p.amp_c1_s0 + u32(amp_t4[1]) * amp_p.amp_c1_s1] = ((input[amp_p.amp_c2_off + u32(amp_t5[0]) * amp_p.amp_c2_s0 + u32(amp_t5[1]) * amp_p.amp_c2_s1] * 3i) + input[amp_p.amp_c2_off + u32(amp_t6[0]) * amp_p.amp_c2_s0 + u32(amp_t6[1]) * amp_p.amp_c2_s1]);
 }

@@ -7,21 +7,19 @@ struct AmpParams {
     amp_s0: i32,
     amp_s1: i32,
     amp_s2: i32,
-    amp_s3: i32,
+    amp_c3_off: u32,
+    amp_c3_e0: i32,
+    amp_c3_e1: i32,
+    amp_c3_s0: u32,
+    amp_c3_s1: u32,
     amp_c4_off: u32,
     amp_c4_e0: i32,
-    amp_c4_e1: i32,
     amp_c4_s0: u32,
-    amp_c4_s1: u32,
-    amp_s5: i32,
-    amp_c6_off: u32,
-    amp_c6_e0: i32,
-    amp_c6_s0: u32,
-    amp_c7_off: u32,
-    amp_c7_e0: i32,
-    amp_c7_e1: i32,
-    amp_c7_s0: u32,
-    amp_c7_s1: u32,
+    amp_c5_off: u32,
+    amp_c5_e0: i32,
+    amp_c5_e1: i32,
+    amp_c5_s0: u32,
+    amp_c5_s1: u32,
 }
 @group(0) @binding(0) var<storage, read_write> input: array<f32>;
 @group(0) @binding(1) var<storage, read> filter_: array<f32>;
@@ -51,30 +49,29 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     amp_tile_origin[1] = amp_tile[1] * 1i;
     amp_global[1] = amp_tile_origin[1] + amp_local[1];
     amp_idx = amp_global;
-    var l: i32 = amp_local[amp_p.amp_s0];
-    var idx_convolve: i32 = (((amp_tile[amp_p.amp_s0] * amp_p.amp_s1) + l) - amp_p.amp_s2);
+    var l: i32 = amp_local[0i];
+    var idx_convolve: i32 = (((amp_tile[0i] * amp_p.amp_s0) + l) - amp_p.amp_s1);
     var a_idx: array<i32, 2> = amp_global;
-    a_idx[amp_p.amp_s0] = min(max(idx_convolve, 0i), (amp_p.amp_s3 - 1i));
+    a_idx[0i] = min(max(idx_convolve, 0i), (amp_p.amp_s2 - 1i));
     let amp_t1 = a_idx;
-    line[l] = input[amp_p.amp_c4_off + u32(amp_t1[0]) * amp_p.amp_c4_s0 + u32(amp_t1[1]) * amp_p.amp_c4_s1];
-    storageBarrier();
+    line[l] = input[amp_p.amp_c3_off + u32(amp_t1[0]) * amp_p.amp_c3_s0 + u32(amp_t1[1]) * amp_p.amp_c3_s1];
     workgroupBarrier();
-    if ((((l >= amp_p.amp_s2) && (l < (amp_p.amp_s5 - amp_p.amp_s2))) && (idx_convolve < amp_p.amp_s3))) {
+    if ((((l >= amp_p.amp_s1) && (l < (128i - amp_p.amp_s1))) && (idx_convolve < amp_p.amp_s2))) {
         var sum: f32 = 0.0f;
         {
-            let amp_t2 = ((2i * amp_p.amp_s2) + 1i);
+            let amp_t2 = ((2i * amp_p.amp_s1) + 1i);
             let amp_t3 = i32(1);
             var k: i32 = 0i;
             loop {
                 if (!(k < amp_t2)) { break; }
-                sum = (sum + (line[((l - amp_p.amp_s2) + k)] * filter_[amp_p.amp_c6_off + u32(k) * amp_p.amp_c6_s0]));
+                sum = (sum + (line[((l - amp_p.amp_s1) + k)] * filter_[amp_p.amp_c4_off + u32(k) * amp_p.amp_c4_s0]));
                 continuing { k = k + amp_t3; }
             }
         }
         var o: array<i32, 2> = amp_global;
-        o[amp_p.amp_s0] = idx_convolve;
+        o[0i] = idx_convolve;
         let amp_t4 = o;
-        output[amp_p.amp_c7_off + u32(amp_t4[0]) * amp_p.amp_c7_s0 + u32(amp_t4[1]) * amp_p.amp_c7_s1] = sum;
+        output[amp_p.amp_c5_off + u32(amp_t4[0]) * amp_p.amp_c5_s0 + u32(amp_t4[1]) * amp_p.amp_c5_s1] = sum;
     }
 }
 

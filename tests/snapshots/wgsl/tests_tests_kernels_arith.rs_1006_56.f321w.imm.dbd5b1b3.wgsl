@@ -6,7 +6,6 @@ struct AmpParams {
     amp_c0_off: u32,
     amp_c0_e0: i32,
     amp_c0_s0: u32,
-    amp_s1: f32,
 }
 @group(0) @binding(0) var<storage, read_write> o: array<f32>;
 var<immediate> amp_p: AmpParams;
@@ -23,15 +22,17 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     o[amp_p.amp_c0_off + u32(2i) * amp_p.amp_c0_s0] = bitcast<f32>(0x7fc00000u);
     let amp_t1 = 3.4028235e38f;
     o[amp_p.amp_c0_off + u32(3i) * amp_p.amp_c0_s0] = (amp_t1 * 2.0f);
-    o[amp_p.amp_c0_off + u32(4i) * amp_p.amp_c0_s0] = (1.0f / amp_p.amp_s1);
-    o[amp_p.amp_c0_off + u32(5i) * amp_p.amp_c0_s0] = ((-1.0f) / amp_p.amp_s1);
-    let amp_t2 = -3.4028235e38f;
-    o[amp_p.amp_c0_off + u32(6i) * amp_p.amp_c0_s0] = (amp_t2 - 3.4028235e38f);
-    var amp_t3: f32;
+    let amp_t2 = 1.0f;
+    o[amp_p.amp_c0_off + u32(4i) * amp_p.amp_c0_s0] = (amp_t2 / 0.0f);
+    let amp_t3 = (-1.0f);
+    o[amp_p.amp_c0_off + u32(5i) * amp_p.amp_c0_s0] = (amp_t3 / 0.0f);
+    let amp_t4 = -3.4028235e38f;
+    o[amp_p.amp_c0_off + u32(6i) * amp_p.amp_c0_s0] = (amp_t4 - 3.4028235e38f);
+    var amp_t5: f32;
     if ((bitcast<f32>(0x7f800000u) > 3.4028235e38f)) {
-        amp_t3 = 1.0f;
+        amp_t5 = 1.0f;
     } else {
-        amp_t3 = 2.0f;
+        amp_t5 = 2.0f;
     }
-    o[amp_p.amp_c0_off + u32(7i) * amp_p.amp_c0_s0] = amp_t3;
+    o[amp_p.amp_c0_off + u32(7i) * amp_p.amp_c0_s0] = amp_t5;
 }

@@ -4,17 +4,15 @@ struct AmpParams {
     amp_total: u32,
     amp_e0: i32,
     amp_s0: i32,
-    amp_s1: i32,
+    amp_c1_off: u32,
+    amp_c1_e0: i32,
+    amp_c1_s0: u32,
     amp_c2_off: u32,
     amp_c2_e0: i32,
     amp_c2_s0: u32,
-    amp_s3: u32,
-    amp_c4_off: u32,
-    amp_c4_e0: i32,
-    amp_c4_s0: u32,
-    amp_c5_off: u32,
-    amp_c5_e0: i32,
-    amp_c5_s0: u32,
+    amp_c3_off: u32,
+    amp_c3_e0: i32,
+    amp_c3_s0: u32,
 }
 @group(0) @binding(0) var<storage, read_write> big: array<u32>;
 @group(0) @binding(1) var<storage, read_write> good: array<u32>;
@@ -28,8 +26,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     var amp_idx: array<i32, 1>;
     var amp_rem = amp_lin;
     amp_idx[0] = i32(amp_rem % u32(amp_p.amp_e0));
-    var start: i32 = (amp_idx[0i] * amp_p.amp_s0);
-    var end: i32 = min((start + amp_p.amp_s0), amp_p.amp_s1);
+    var start: i32 = (amp_idx[0i] * 4096i);
+    var end: i32 = min((start + 4096i), amp_p.amp_s0);
     var ok: u32 = 0u;
     var bad: i32 = (-1i);
     {
@@ -38,7 +36,7 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         var j: i32 = start;
         loop {
             if (!(j < amp_t1)) { break; }
-            if ((big[amp_p.amp_c2_off + u32(j) * amp_p.amp_c2_s0] == (u32(j) ^ amp_p.amp_s3))) {
+            if ((big[amp_p.amp_c1_off + u32(j) * amp_p.amp_c1_s0] == (u32(j) ^ 2654435769u))) {
                 ok = (ok + 1u);
             } else {
                 if ((bad < 0i)) {
@@ -49,7 +47,7 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         }
     }
     let amp_t3 = amp_idx;
-    good[amp_p.amp_c4_off + u32(amp_t3[0]) * amp_p.amp_c4_s0] = ok;
+    good[amp_p.amp_c2_off + u32(amp_t3[0]) * amp_p.amp_c2_s0] = ok;
     let amp_t4 = amp_idx;
-    first_bad[amp_p.amp_c5_off + u32(amp_t4[0]) * amp_p.amp_c5_s0] = bad;
+    first_bad[amp_p.amp_c3_off + u32(amp_t4[0]) * amp_p.amp_c3_s0] = bad;
 }

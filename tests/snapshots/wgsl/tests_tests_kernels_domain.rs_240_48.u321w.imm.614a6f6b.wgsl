@@ -6,7 +6,6 @@ struct AmpParams {
     amp_c0_off: u32,
     amp_c0_e0: i32,
     amp_c0_s0: u32,
-    amp_s1: u32,
 }
 @group(0) @binding(0) var<storage, read_write> big: array<u32>;
 var<immediate> amp_p: AmpParams;
@@ -19,5 +18,5 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     var amp_rem = amp_lin;
     amp_idx[0] = i32(amp_rem % u32(amp_p.amp_e0));
     let amp_t1 = amp_idx;
-    big[amp_p.amp_c0_off + u32(amp_t1[0]) * amp_p.amp_c0_s0] = (big[amp_p.amp_c0_off + u32(amp_t1[0]) * amp_p.amp_c0_s0] + (u32(amp_idx[0i]) ^ amp_p.amp_s1));
+    big[amp_p.amp_c0_off + u32(amp_t1[0]) * amp_p.amp_c0_s0] = (big[amp_p.amp_c0_off + u32(amp_t1[0]) * amp_p.amp_c0_s0] + (u32(amp_idx[0i]) ^ 2654435769u));
 }

@@ -9,7 +9,6 @@ struct AmpParams {
     amp_c0_e1: i32,
     amp_c0_s0: u32,
     amp_c0_s1: u32,
-    amp_s1: i32,
 }
 @group(0) @binding(0) var<storage, read_write> o: array<i32>;
 var<immediate> amp_p: AmpParams;
@@ -38,5 +37,5 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     amp_global[1] = amp_tile_origin[1] + amp_local[1];
     amp_idx = amp_global;
     let amp_t1 = amp_global;
-    o[amp_p.amp_c0_off + u32(amp_t1[0]) * amp_p.amp_c0_s0 + u32(amp_t1[1]) * amp_p.amp_c0_s1] = ((amp_tile[0i] * amp_p.amp_s1) + amp_tile[1i]);
+    o[amp_p.amp_c0_off + u32(amp_t1[0]) * amp_p.amp_c0_s0 + u32(amp_t1[1]) * amp_p.amp_c0_s1] = ((amp_tile[0i] * 70000i) + amp_tile[1i]);
 }

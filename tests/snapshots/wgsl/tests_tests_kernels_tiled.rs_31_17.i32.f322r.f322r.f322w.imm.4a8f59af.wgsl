@@ -15,12 +15,11 @@ struct AmpParams {
     amp_c2_e1: i32,
     amp_c2_s0: u32,
     amp_c2_s1: u32,
-    amp_s3: i32,
-    amp_c4_off: u32,
-    amp_c4_e0: i32,
-    amp_c4_e1: i32,
-    amp_c4_s0: u32,
-    amp_c4_s1: u32,
+    amp_c3_off: u32,
+    amp_c3_e0: i32,
+    amp_c3_e1: i32,
+    amp_c3_s0: u32,
+    amp_c3_s1: u32,
 }
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read> b: array<f32>;
@@ -63,7 +62,7 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         storageBarrier();
         workgroupBarrier();
         {
-            let amp_t3 = amp_p.amp_s3;
+            let amp_t3 = 16i;
             let amp_t4 = i32(1);
             var kk: i32 = 0i;
             loop {
@@ -74,10 +73,10 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         }
         storageBarrier();
         workgroupBarrier();
-        i = (i + amp_p.amp_s3);
+        i = (i + 16i);
     }
     let amp_t5 = amp_global;
-    c[amp_p.amp_c4_off + u32(amp_t5[0]) * amp_p.amp_c4_s0 + u32(amp_t5[1]) * amp_p.amp_c4_s1] = sum;
+    c[amp_p.amp_c3_off + u32(amp_t5[0]) * amp_p.amp_c3_s0 + u32(amp_t5[1]) * amp_p.amp_c3_s1] = sum;
 }
 
 var<workgroup> loc_a: array<array<f32, 16>, 16>;

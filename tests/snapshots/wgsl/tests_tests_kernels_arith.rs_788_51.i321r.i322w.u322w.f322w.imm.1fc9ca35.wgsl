@@ -11,21 +11,16 @@ struct AmpParams {
     amp_c1_e1: i32,
     amp_c1_s0: u32,
     amp_c1_s1: u32,
-    amp_s2: u32,
-    amp_s3: i32,
-    amp_c4_off: u32,
-    amp_c4_e0: i32,
-    amp_c4_e1: i32,
-    amp_c4_s0: u32,
-    amp_c4_s1: u32,
-    amp_s5: u32,
-    amp_c6_off: u32,
-    amp_c6_e0: i32,
-    amp_c6_e1: i32,
-    amp_c6_s0: u32,
-    amp_c6_s1: u32,
-    amp_s7: f32,
-    amp_s8: f32,
+    amp_c2_off: u32,
+    amp_c2_e0: i32,
+    amp_c2_e1: i32,
+    amp_c2_s0: u32,
+    amp_c2_s1: u32,
+    amp_c3_off: u32,
+    amp_c3_e0: i32,
+    amp_c3_e1: i32,
+    amp_c3_s0: u32,
+    amp_c3_s1: u32,
 }
 @group(0) @binding(0) var<storage, read> av: array<i32>;
 @group(0) @binding(1) var<storage, read_write> oi: array<i32>;
@@ -44,8 +39,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     let amp_t1 = amp_idx;
     var x: i32 = av[amp_p.amp_c0_off + u32(amp_t1[0]) * amp_p.amp_c0_s0];
     var amp_t2: i32;
-    if ((amp_p.amp_s2 != 0u)) {
-        amp_t2 = (x + amp_p.amp_s3);
+    if (true) {
+        amp_t2 = (x + (-7i));
     } else {
         amp_t2 = x;
     }
@@ -60,17 +55,18 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         amp_t5 = 2147483647i;
     }
     oi[amp_p.amp_c1_off + u32(2i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = amp_t5;
-    ou[amp_p.amp_c4_off + u32(0i) * amp_p.amp_c4_s0 + u32(i) * amp_p.amp_c4_s1] = (u32(x) & amp_p.amp_s5);
-    ou[amp_p.amp_c4_off + u32(1i) * amp_p.amp_c4_s0 + u32(i) * amp_p.amp_c4_s1] = (4294967295u - u32(x));
+    ou[amp_p.amp_c2_off + u32(0i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = (u32(x) & 4042322160u);
+    ou[amp_p.amp_c2_off + u32(1i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = (4294967295u - u32(x));
     var fx: f32 = f32(x);
-    of_[amp_p.amp_c6_off + u32(0i) * amp_p.amp_c6_s0 + u32(i) * amp_p.amp_c6_s1] = ((fx * amp_p.amp_s7) - amp_p.amp_s8);
-    of_[amp_p.amp_c6_off + u32(1i) * amp_p.amp_c6_s0 + u32(i) * amp_p.amp_c6_s1] = (fx * 3.1415927f);
+    of_[amp_p.amp_c3_off + u32(0i) * amp_p.amp_c3_s0 + u32(i) * amp_p.amp_c3_s1] = ((fx * 0.25f) - -2.5f);
+    of_[amp_p.amp_c3_off + u32(1i) * amp_p.amp_c3_s0 + u32(i) * amp_p.amp_c3_s1] = (fx * 3.1415927f);
     var amp_t6: f32;
     if (((fx * 1.1920929e-7f) < 1.0f)) {
         amp_t6 = 3.4028235e38f;
     } else {
         amp_t6 = 1.1754944e-38f;
     }
-    of_[amp_p.amp_c6_off + u32(2i) * amp_p.amp_c6_s0 + u32(i) * amp_p.amp_c6_s1] = amp_t6;
-    of_[amp_p.amp_c6_off + u32(3i) * amp_p.amp_c6_s0 + u32(i) * amp_p.amp_c6_s1] = ((-fx) + (amp_p.amp_s8 * 2.7182817f));
+    of_[amp_p.amp_c3_off + u32(2i) * amp_p.amp_c3_s0 + u32(i) * amp_p.amp_c3_s1] = amp_t6;
+    let amp_t7 = -2.5f;
+    of_[amp_p.amp_c3_off + u32(3i) * amp_p.amp_c3_s0 + u32(i) * amp_p.amp_c3_s1] = ((-fx) + (amp_t7 * 2.7182817f));
 }

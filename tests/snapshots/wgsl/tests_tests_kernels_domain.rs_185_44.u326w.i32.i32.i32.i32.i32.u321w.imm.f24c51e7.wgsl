@@ -21,15 +21,14 @@ struct AmpParams {
     amp_c0_s3: u32,
     amp_c0_s4: u32,
     amp_c0_s5: u32,
-    amp_s1: u32,
+    amp_s1: i32,
     amp_s2: i32,
     amp_s3: i32,
     amp_s4: i32,
     amp_s5: i32,
-    amp_s6: i32,
-    amp_c7_off: u32,
-    amp_c7_e0: i32,
-    amp_c7_s0: u32,
+    amp_c6_off: u32,
+    amp_c6_e0: i32,
+    amp_c6_s0: u32,
 }
 @group(0) @binding(0) var<storage, read_write> s: array<u32>;
 @group(0) @binding(1) var<storage, read_write> l: array<u32>;
@@ -64,7 +63,7 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         }
     }
     let amp_t3 = amp_idx;
-    s[amp_p.amp_c0_off + u32(amp_t3[0]) * amp_p.amp_c0_s0 + u32(amp_t3[1]) * amp_p.amp_c0_s1 + u32(amp_t3[2]) * amp_p.amp_c0_s2 + u32(amp_t3[3]) * amp_p.amp_c0_s3 + u32(amp_t3[4]) * amp_p.amp_c0_s4 + u32(amp_t3[5]) * amp_p.amp_c0_s5] = (s[amp_p.amp_c0_off + u32(amp_t3[0]) * amp_p.amp_c0_s0 + u32(amp_t3[1]) * amp_p.amp_c0_s1 + u32(amp_t3[2]) * amp_p.amp_c0_s2 + u32(amp_t3[3]) * amp_p.amp_c0_s3 + u32(amp_t3[4]) * amp_p.amp_c0_s4 + u32(amp_t3[5]) * amp_p.amp_c0_s5] + (packed - amp_p.amp_s1));
-    var lin: i32 = ((((((((((amp_idx[0i] * amp_p.amp_s2) + amp_idx[1i]) * amp_p.amp_s3) + amp_idx[2i]) * amp_p.amp_s4) + amp_idx[3i]) * amp_p.amp_s5) + amp_idx[4i]) * amp_p.amp_s6) + amp_idx[5i]);
-    l[amp_p.amp_c7_off + u32(lin) * amp_p.amp_c7_s0] = packed;
+    s[amp_p.amp_c0_off + u32(amp_t3[0]) * amp_p.amp_c0_s0 + u32(amp_t3[1]) * amp_p.amp_c0_s1 + u32(amp_t3[2]) * amp_p.amp_c0_s2 + u32(amp_t3[3]) * amp_p.amp_c0_s3 + u32(amp_t3[4]) * amp_p.amp_c0_s4 + u32(amp_t3[5]) * amp_p.amp_c0_s5] = (s[amp_p.amp_c0_off + u32(amp_t3[0]) * amp_p.amp_c0_s0 + u32(amp_t3[1]) * amp_p.amp_c0_s1 + u32(amp_t3[2]) * amp_p.amp_c0_s2 + u32(amp_t3[3]) * amp_p.amp_c0_s3 + u32(amp_t3[4]) * amp_p.amp_c0_s4 + u32(amp_t3[5]) * amp_p.amp_c0_s5] + (packed - 3735928559u));
+    var lin: i32 = ((((((((((amp_idx[0i] * amp_p.amp_s1) + amp_idx[1i]) * amp_p.amp_s2) + amp_idx[2i]) * amp_p.amp_s3) + amp_idx[3i]) * amp_p.amp_s4) + amp_idx[4i]) * amp_p.amp_s5) + amp_idx[5i]);
+    l[amp_p.amp_c6_off + u32(lin) * amp_p.amp_c6_s0] = packed;
 }

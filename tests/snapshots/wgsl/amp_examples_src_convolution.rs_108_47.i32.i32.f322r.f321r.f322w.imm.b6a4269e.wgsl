@@ -6,22 +6,21 @@ struct AmpParams {
     amp_e1: i32,
     amp_s0: i32,
     amp_s1: i32,
-    amp_s2: i32,
+    amp_c2_off: u32,
+    amp_c2_e0: i32,
+    amp_c2_e1: i32,
+    amp_c2_s0: u32,
+    amp_c2_s1: u32,
     amp_c3_off: u32,
     amp_c3_e0: i32,
-    amp_c3_e1: i32,
     amp_c3_s0: u32,
-    amp_c3_s1: u32,
     amp_c4_off: u32,
     amp_c4_e0: i32,
+    amp_c4_e1: i32,
     amp_c4_s0: u32,
-    amp_c5_off: u32,
-    amp_c5_e0: i32,
-    amp_c5_e1: i32,
-    amp_c5_s0: u32,
-    amp_c5_s1: u32,
+    amp_c4_s1: u32,
 }
-@group(0) @binding(0) var<storage, read_write> input: array<f32>;
+@group(0) @binding(0) var<storage, read> input: array<f32>;
 @group(0) @binding(1) var<storage, read> filter_: array<f32>;
 @group(0) @binding(2) var<storage, read_write> output: array<f32>;
 var<immediate> amp_p: AmpParams;
@@ -43,12 +42,12 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         var k: i32 = 0i;
         loop {
             if (!(k < amp_t1)) { break; }
-            a_idx[amp_p.amp_s1] = min(max(((amp_idx[amp_p.amp_s1] + k) - amp_p.amp_s0), 0i), (amp_p.amp_s2 - 1i));
+            a_idx[1i] = min(max(((amp_idx[1i] + k) - amp_p.amp_s0), 0i), (amp_p.amp_s1 - 1i));
             let amp_t3 = a_idx;
-            sum = (sum + (input[amp_p.amp_c3_off + u32(amp_t3[0]) * amp_p.amp_c3_s0 + u32(amp_t3[1]) * amp_p.amp_c3_s1] * filter_[amp_p.amp_c4_off + u32(k) * amp_p.amp_c4_s0]));
+            sum = (sum + (input[amp_p.amp_c2_off + u32(amp_t3[0]) * amp_p.amp_c2_s0 + u32(amp_t3[1]) * amp_p.amp_c2_s1] * filter_[amp_p.amp_c3_off + u32(k) * amp_p.amp_c3_s0]));
             continuing { k = k + amp_t2; }
         }
     }
     let amp_t4 = amp_idx;
-    output[amp_p.amp_c5_off + u32(amp_t4[0]) * amp_p.amp_c5_s0 + u32(amp_t4[1]) * amp_p.amp_c5_s1] = sum;
+    output[amp_p.amp_c4_off + u32(amp_t4[0]) * amp_p.amp_c4_s0 + u32(amp_t4[1]) * amp_p.amp_c4_s1] = sum;
 }
