@@ -151,12 +151,42 @@ pub fn convolution_simple(
     height: i32,
 ) -> Result<()> {
     check(out, img, filter, width, height)?;
+    on_slices(
+        view,
+        out,
+        img,
+        filter,
+        [width, height],
+        convolution_simple_on,
+    )
+}
+
+/// A convolution of this module on views (`out`, `img`, `filter`, `tmp`).
+type OnViews = fn(
+    &AcceleratorView,
+    &ArrayView<'_, f32, 2>,
+    &ArrayView<'_, f32, 2, ReadOnly>,
+    &ArrayView<'_, f32, 1, ReadOnly>,
+    &Array<f32, 2>,
+) -> Result<()>;
+
+/// Runs `passes` over views of host slices, as the sample's functions do:
+/// the image and the filter read-only, the intermediate image an [`Array`]
+/// on `view`, the output discarded before and synchronized after.
+fn on_slices(
+    view: &AcceleratorView,
+    out: &mut [f32],
+    img: &[f32],
+    filter: &[f32],
+    [width, height]: [i32; 2],
+    passes: OnViews,
+) -> Result<()> {
     let image = ArrayView::new([height, width], img)?;
     let filt = ArrayView::new([filter.len() as i32], filter)?;
     let tmp = Array::<f32, 2>::new([height, width], view)?;
     let result = ArrayView::new_mut([height, width], out)?;
     result.discard_data();
-    convolution_simple_on(view, &result, &image, &filt, &tmp)?;
+    passes(view, &result, &image, &filt, &tmp)?;
     result.synchronize()
 }
 
@@ -279,13 +309,14 @@ pub fn convolution_tiling(
 ) -> Result<()> {
     let radius = check(out, img, filter, width, height)?;
     tile_fits(radius)?;
-    let image = ArrayView::new([height, width], img)?;
-    let filt = ArrayView::new([filter.len() as i32], filter)?;
-    let tmp = Array::<f32, 2>::new([height, width], view)?;
-    let result = ArrayView::new_mut([height, width], out)?;
-    result.discard_data();
-    convolution_tiling_on(view, &result, &image, &filt, &tmp)?;
-    result.synchronize()
+    on_slices(
+        view,
+        out,
+        img,
+        filter,
+        [width, height],
+        convolution_tiling_on,
+    )
 }
 
 /// Refuses a radius that leaves no work item of a tile to filter.

@@ -115,12 +115,34 @@ pub fn matmul_simple(
     n: i32,
     w: i32,
 ) -> Result<()> {
+    on_slices(view, vc, va, vb, [m, n, w], matmul_simple_on)
+}
+
+/// A kernel of this module on views (`c`, `a`, `b`).
+type OnViews = fn(
+    &AcceleratorView,
+    &ArrayView<'_, f32, 2>,
+    &ArrayView<'_, f32, 2, ReadOnly>,
+    &ArrayView<'_, f32, 2, ReadOnly>,
+) -> Result<()>;
+
+/// Runs `kernel` over views of host slices, as the C++ AMP sample's
+/// functions do: `a` and `b` read-only (uploaded, never copied back), `c`
+/// discarded (never uploaded) and synchronized at the end.
+fn on_slices(
+    view: &AcceleratorView,
+    vc: &mut [f32],
+    va: &[f32],
+    vb: &[f32],
+    [m, n, w]: [i32; 3],
+    kernel: OnViews,
+) -> Result<()> {
     check(vc, va, vb, m, n, w)?;
     let a = ArrayView::new([m, w], va)?;
     let b = ArrayView::new([w, n], vb)?;
     let c = ArrayView::new_mut([m, n], vc)?;
     c.discard_data();
-    matmul_simple_on(view, &c, &a, &b)?;
+    kernel(view, &c, &a, &b)?;
     c.synchronize()
 }
 
@@ -185,13 +207,7 @@ pub fn matmul_tiled(
     n: i32,
     w: i32,
 ) -> Result<()> {
-    check(vc, va, vb, m, n, w)?;
-    let a = ArrayView::new([m, w], va)?;
-    let b = ArrayView::new([w, n], vb)?;
-    let c = ArrayView::new_mut([m, n], vc)?;
-    c.discard_data();
-    matmul_tiled_on(view, &c, &a, &b)?;
-    c.synchronize()
+    on_slices(view, vc, va, vb, [m, n, w], matmul_tiled_on)
 }
 
 /// The kernel of [`matmul_tiled`] on views of any data source, as

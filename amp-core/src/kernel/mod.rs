@@ -346,18 +346,7 @@ where
     B: FnOnce() -> Block,
     F: Fn(&C::Cpu, Index<N>) + Send + Sync + 'static,
 {
-    if !domain.is_positive() {
-        return Err(Error::InvalidComputeDomain(format!(
-            "extent {domain} has a zero or negative component ({})",
-            site.span
-        )));
-    }
-    let total = u32::try_from(domain.size()).map_err(|_| {
-        Error::InvalidComputeDomain(format!(
-            "extent {domain} has more than 2^32 - 1 work items ({})",
-            site.span
-        ))
-    })?;
+    let total = work_items(&domain, site)?;
     let dispatch = Dispatch {
         extent: domain.to_array().to_vec(),
         total,
@@ -372,6 +361,23 @@ where
         dispatch,
         move |native| Box::new(move || run_native(domain, total, &native, &cpu)),
     )
+}
+
+/// The number of work items of a launch over `extent`, which must be
+/// positive in every component and hold at most 2^32 - 1 of them.
+fn work_items<const N: usize>(extent: &Extent<N>, site: &KernelSite) -> Result<u32> {
+    if !extent.is_positive() {
+        return Err(Error::InvalidComputeDomain(format!(
+            "extent {extent} has a zero or negative component ({})",
+            site.span
+        )));
+    }
+    u32::try_from(extent.size()).map_err(|_| {
+        Error::InvalidComputeDomain(format!(
+            "extent {extent} has more than 2^32 - 1 work items ({})",
+            site.span
+        ))
+    })
 }
 
 /// Returns `body`: gives the native form of a tiled kernel its parameter
@@ -410,24 +416,13 @@ where
     F: Fn(&C::Cpu, &TiledIndex<N>, &native::TileMemory) + Send + Sync + 'static,
 {
     let (extent, tile) = (domain.extent(), domain.tile_extent());
-    if !extent.is_positive() {
-        return Err(Error::InvalidComputeDomain(format!(
-            "extent {extent} has a zero or negative component ({})",
-            site.span
-        )));
-    }
+    let total = work_items(&extent, site)?;
     if !domain.is_divisible() {
         return Err(Error::InvalidComputeDomain(format!(
             "extent {extent} is not divisible by the tile {tile}: pad() or truncate() it ({})",
             site.span
         )));
     }
-    let total = u32::try_from(extent.size()).map_err(|_| {
-        Error::InvalidComputeDomain(format!(
-            "extent {extent} has more than 2^32 - 1 work items ({})",
-            site.span
-        ))
-    })?;
     let view = match view {
         Some(v) => v.clone(),
         None => match captures.home_view() {
