@@ -22,7 +22,8 @@ pub(crate) fn check(k: &Kernel, errors: &mut Errors) {
 /// `return` under varying control: after a `continue`, the rest of that
 /// loop's body is divergent; after a `break`, the whole loop (threads that
 /// left miss its later barriers) until it ends, where they meet again;
-/// after a `return`, the rest of the kernel.
+/// after a `return`, the rest of the kernel. The right operand of `&&` and
+/// `||` and a `while` condition are control flow too.
 fn uniformity(body: &Block, errors: &mut Errors) {
     let mut u = Uniformity::default();
     // The set of varying locals grows monotonically: iterate to a fixed
@@ -138,8 +139,25 @@ impl Uniformity {
                 }
             }
             StmtKind::While(c, body) => {
+                // The condition runs at every iteration, as part of the
+                // loop: `while c { body }` is `loop { if !c { break } body }`.
+                // A varying condition lets threads leave at different
+                // iterations, so the barriers of the condition (a block
+                // expression) and of the body are divergent.
+                let outer = self.split;
+                self.split.broke = false;
+                self.split.continued = false;
                 let inner = ctx || self.expr(c, ctx);
-                self.loop_body(body, inner);
+                self.split.broke |= inner;
+                self.block(body, inner);
+                if self.split.broke || (self.split.returned && !outer.returned) {
+                    self.expr(c, true);
+                    self.block(body, true);
+                }
+                self.split = Split {
+                    returned: self.split.returned,
+                    ..outer
+                };
             }
             StmtKind::Loop(body) => self.loop_body(body, ctx),
             StmtKind::For {
@@ -217,6 +235,13 @@ impl Uniformity {
                 true
             }
             ExprKind::Tiled(field, _) => matches!(*field, "Global" | "Local"),
+            // The right operand of `&&` and `||` runs only for some values
+            // of the left one: under varying control if the left varies
+            // (a barrier in a block there is divergent).
+            ExprKind::Binary("And" | "Or", l, r) => {
+                let left = self.expr(l, ctx);
+                self.expr(r, ctx || left) | left
+            }
             ExprKind::Binary(_, l, r) | ExprKind::Element(l, r) => {
                 self.expr(l, ctx) | self.expr(r, ctx)
             }
