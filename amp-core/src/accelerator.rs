@@ -147,9 +147,10 @@ impl Accelerator {
     /// Chosen, in order, by [`set_default`](Self::set_default), by the
     /// `AMP_DEFAULT_ACCELERATOR` environment variable (a device path or a
     /// case-insensitive part of a description), or by preference: discrete
-    /// GPU > integrated GPU > virtual GPU > software Vulkan (lavapipe) > the
-    /// CPU accelerator > other software adapters. Once this returns, the
-    /// default can no longer change.
+    /// GPU > integrated GPU > virtual GPU > software Vulkan > the CPU
+    /// accelerator > Mesa's llvmpipe (lavapipe, which stops every work item's
+    /// loops after 65,535 iterations in all) > other software adapters. Once
+    /// this returns, the default can no longer change.
     ///
     /// Corresponds to C++ AMP `accelerator()` (the default constructor).
     ///

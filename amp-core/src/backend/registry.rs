@@ -21,6 +21,11 @@ mod rank {
     pub(crate) const OTHER: u8 = 30;
     pub(crate) const SOFTWARE_VULKAN: u8 = 20;
     pub(crate) const NATIVE_CPU: u8 = 10;
+    /// Mesa's llvmpipe (lavapipe): below the CPU accelerator, because it
+    /// cuts the loops of a work item after 65,535 iterations in all (see
+    /// `docs/kernel-language.md`), where the CPU accelerator runs Rust's
+    /// semantics. Still listed, and chosen by name.
+    pub(crate) const LLVMPIPE: u8 = 5;
     pub(crate) const SOFTWARE_OTHER: u8 = 0;
 }
 
@@ -76,6 +81,12 @@ fn backend_name(backend: wgpu::Backend) -> &'static str {
     }
 }
 
+/// Whether the adapter is Mesa's llvmpipe (lavapipe on Vulkan), whose
+/// loops stop after 65,535 iterations per work item.
+pub(crate) fn is_llvmpipe(info: &wgpu::AdapterInfo) -> bool {
+    info.device_type == wgpu::DeviceType::Cpu && info.name.to_ascii_lowercase().contains("llvmpipe")
+}
+
 /// The preference rank of an adapter.
 fn rank_of(info: &wgpu::AdapterInfo) -> u8 {
     let base = match info.device_type {
@@ -83,6 +94,7 @@ fn rank_of(info: &wgpu::AdapterInfo) -> u8 {
         wgpu::DeviceType::IntegratedGpu => rank::INTEGRATED,
         wgpu::DeviceType::VirtualGpu => rank::VIRTUAL,
         wgpu::DeviceType::Other => rank::OTHER,
+        wgpu::DeviceType::Cpu if is_llvmpipe(info) => rank::LLVMPIPE,
         wgpu::DeviceType::Cpu if info.backend == wgpu::Backend::Vulkan => rank::SOFTWARE_VULKAN,
         wgpu::DeviceType::Cpu => rank::SOFTWARE_OTHER,
     };
@@ -298,12 +310,18 @@ mod tests {
             limit_bucket: None,
         };
         use wgpu::{Backend as B, DeviceType as D};
+        let llvmpipe = wgpu::AdapterInfo {
+            name: "llvmpipe (LLVM 15.0.6, 256 bits)".to_string(),
+            ..info(D::Cpu, B::Vulkan)
+        };
         let order = [
             rank_of(&info(D::DiscreteGpu, B::Gl)),
             rank_of(&info(D::IntegratedGpu, B::Vulkan)),
             rank_of(&info(D::VirtualGpu, B::Vulkan)),
             rank_of(&info(D::Cpu, B::Vulkan)),
             rank::NATIVE_CPU,
+            // Below the CPU accelerator: it cuts long loops.
+            rank_of(&llvmpipe),
             rank_of(&info(D::Cpu, B::Gl)),
         ];
         assert!(order.windows(2).all(|w| w[0] > w[1]), "{order:?}");
@@ -317,7 +335,7 @@ mod tests {
             fake(
                 "vulkan/10005-0000/0",
                 "llvmpipe (LLVM 15.0.6, 256 bits)",
-                rank::SOFTWARE_VULKAN + 3,
+                rank::LLVMPIPE + 3,
             ),
             fake("vulkan/10de-2335/0", "NVIDIA H200", rank::DISCRETE + 3),
         ]);
@@ -338,7 +356,7 @@ mod tests {
             fake(
                 "vulkan/10005-0000/0",
                 "llvmpipe (LLVM 15.0.6, 256 bits)",
-                rank::SOFTWARE_VULKAN + 3,
+                rank::LLVMPIPE + 3,
             ),
             fake("vulkan/10de-2335/0", "NVIDIA H200", rank::DISCRETE + 3),
             fake("vulkan/10de-2335/1", "NVIDIA H200", rank::DISCRETE + 3),

@@ -10,6 +10,7 @@ pub(crate) mod capture;
 pub mod ir;
 pub(crate) mod math;
 pub(crate) mod native;
+pub(crate) mod resources;
 pub(crate) mod typeck;
 pub(crate) mod validate;
 pub(crate) mod wgsl;
@@ -25,6 +26,7 @@ use crate::backend::storage::DeviceBinding;
 use crate::{AcceleratorView, Error, Extent, Index, Result, TiledIndex};
 use capture::{BoundOrScalar, CaptureList, ScalarValue};
 use ir::{Block, CaptureKind, Kernel, Span};
+use resources::Resources;
 
 /// Where a kernel is in the user's source, and its captures' names.
 #[derive(Debug)]
@@ -86,17 +88,19 @@ pub fn compiled_sources(view: &AcceleratorView) -> Vec<String> {
 ///
 /// [`Error::KernelCompile`] if the kernel cannot be lowered.
 pub fn lower_to_wgsl(kernel: Kernel, features: wgpu::Features) -> Result<String> {
-    lower(kernel, features, 0).map(|s| s.source)
+    lower(kernel, features, 0).map(|(s, _)| s.source)
 }
 
 /// Lowers `kernel` to validated WGSL for a device with `features`, passing
-/// the parameters as immediates when they fit in `max_immediate` bytes.
+/// the parameters as immediates when they fit in `max_immediate` bytes;
+/// also returns what the kernel needs besides its code.
 pub(crate) fn lower(
     mut kernel: Kernel,
     features: wgpu::Features,
     max_immediate: u32,
-) -> Result<wgsl::Shader> {
+) -> Result<(wgsl::Shader, Resources)> {
     let types = typeck::check(&mut kernel)?;
+    let needs = resources::measure(&kernel, &types)?;
     let mut shader = wgsl::write(
         &kernel,
         &types,
@@ -146,7 +150,51 @@ pub(crate) fn lower(
         dump(&dir, &name, &shader.source);
     }
     validate::validate(&shader.source, &kernel.name, features)?;
-    Ok(shader)
+    Ok((shader, needs))
+}
+
+/// What the native form of each kernel needs (and whether it may run at
+/// all), measured on the first launch on the CPU accelerator.
+static CPU_KERNELS: Mutex<Option<HashMap<KernelKey, Result<Resources>>>> = Mutex::new(None);
+
+/// Types and measures `kernel` for the CPU accelerator: the same checks as
+/// for a GPU (types, recursion, sizes), without writing WGSL.
+fn measure_native(mut kernel: Kernel) -> Result<Resources> {
+    let types = typeck::check(&mut kernel)?;
+    resources::measure(&kernel, &types)
+}
+
+/// Refuses a kernel that needs more than `view`'s accelerator has: more
+/// `tile_static` memory than its limit, or more local memory per work item
+/// than [`resources::MAX_LOCAL_BYTES`].
+fn check_resources(needs: &Resources, view: &AcceleratorView, site: &KernelSite) -> Result<()> {
+    let acc = view.accelerator();
+    let unsupported = |feature: String| Error::UnsupportedFeature {
+        accelerator: acc.description().to_string(),
+        feature: format!("{feature} ({})", site.span),
+    };
+    let tile_limit = u64::from(acc.limits().max_tile_static_bytes);
+    if needs.tile_static_bytes > tile_limit {
+        return Err(unsupported(format!(
+            "tile_static arrays of {} bytes: the max_tile_static_bytes limit is {tile_limit}",
+            needs.tile_static_bytes
+        )));
+    }
+    if needs.local_bytes > resources::MAX_LOCAL_BYTES {
+        return Err(unsupported(format!(
+            "local variables of {} bytes per work item (arrays included, along the deepest chain of #[kernel] calls): kernels may hold at most {} bytes",
+            needs.local_bytes,
+            resources::MAX_LOCAL_BYTES
+        )));
+    }
+    Ok(())
+}
+
+/// The stack of a CPU thread running work items of a kernel that needs
+/// `needs`: `base`, plus room for several copies of its locals (unoptimised
+/// native code moves arrays through temporaries).
+fn work_item_stack(base: usize, needs: &Resources) -> usize {
+    base + 4 * needs.local_bytes as usize
 }
 
 /// Writes `source` to `dir` as `<kernel name>.wgsl` (best effort: a dump
@@ -359,7 +407,10 @@ where
         build,
         kernel_key::<F>(None, consts),
         dispatch,
-        move |native| Box::new(move || run_native(domain, total, &native, &cpu)),
+        move |native, needs| {
+            let stack = work_item_stack(NATIVE_STACK, &needs);
+            Box::new(move || run_native(domain, total, stack, &native, &cpu))
+        },
     )
 }
 
@@ -464,9 +515,19 @@ where
         build,
         kernel_key::<F>(dispatch.tile.as_deref(), consts),
         dispatch,
-        move |native| Box::new(move || run_native_tiled(domain, tile_static_bytes, &native, &cpu)),
+        move |native, needs| {
+            let stack = work_item_stack(TILE_STACK, &needs);
+            Box::new(move || run_native_tiled(domain, tile_static_bytes, stack, &native, &cpu))
+        },
     )
 }
+
+/// The stack of a thread running work items of a non-tiled kernel, before
+/// room for the kernel's locals (Rust's default for spawned threads).
+const NATIVE_STACK: usize = 2 * 1024 * 1024;
+/// The stack of a thread running one work item of a tiled kernel, before
+/// room for the kernel's locals (a tile may start 1024 of them).
+const TILE_STACK: usize = 512 * 1024;
 
 /// The most threads the CPU accelerator starts for one tiled launch (at
 /// least one tile's worth).
@@ -482,6 +543,7 @@ fn run_native_tiled<
 >(
     domain: crate::TiledExtent<N>,
     tile_static_bytes: u32,
+    stack: usize,
     captures: &C,
     body: &F,
 ) -> Result<()> {
@@ -510,43 +572,45 @@ fn run_native_tiled<
                     &failure,
                 );
                 let local = tile.index_of(k as u64).expect("within the tile");
-                let spawned = std::thread::Builder::new()
-                    .stack_size(512 * 1024)
-                    .spawn_scoped(s, move || {
-                        let sync: Arc<dyn crate::TileSync> = gate.clone();
-                        let mut t = g;
-                        while t < total_tiles && !gate.aborted() {
-                            let tile_index = tiles.index_of(t as u64).expect("within the tiles");
-                            let mut global = local;
-                            for d in 0..N {
-                                global[d] = tile_index[d] * tile[d] + local[d];
+                let spawned =
+                    std::thread::Builder::new()
+                        .stack_size(stack)
+                        .spawn_scoped(s, move || {
+                            let sync: Arc<dyn crate::TileSync> = gate.clone();
+                            let mut t = g;
+                            while t < total_tiles && !gate.aborted() {
+                                let tile_index =
+                                    tiles.index_of(t as u64).expect("within the tiles");
+                                let mut global = local;
+                                for d in 0..N {
+                                    global[d] = tile_index[d] * tile[d] + local[d];
+                                }
+                                let tiled = TiledIndex::with_barrier(
+                                    global,
+                                    &domain,
+                                    crate::TileBarrier::from_sync(Arc::clone(&sync)),
+                                );
+                                let run =
+                                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                        body(captures, &tiled, &memory)
+                                    }));
+                                if let Err(payload) = run {
+                                    let msg = payload
+                                        .downcast_ref::<String>()
+                                        .cloned()
+                                        .or_else(|| {
+                                            payload.downcast_ref::<&str>().map(|s| s.to_string())
+                                        })
+                                        .unwrap_or_else(|| "a kernel panicked".to_string());
+                                    failure.lock().get_or_insert(msg);
+                                    gate.abort();
+                                    return;
+                                }
+                                // The whole tile finishes before its memory is reused.
+                                sync.wait();
+                                t += groups;
                             }
-                            let tiled = TiledIndex::with_barrier(
-                                global,
-                                &domain,
-                                crate::TileBarrier::from_sync(Arc::clone(&sync)),
-                            );
-                            let run =
-                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                    body(captures, &tiled, &memory)
-                                }));
-                            if let Err(payload) = run {
-                                let msg = payload
-                                    .downcast_ref::<String>()
-                                    .cloned()
-                                    .or_else(|| {
-                                        payload.downcast_ref::<&str>().map(|s| s.to_string())
-                                    })
-                                    .unwrap_or_else(|| "a kernel panicked".to_string());
-                                failure.lock().get_or_insert(msg);
-                                gate.abort();
-                                return;
-                            }
-                            // The whole tile finishes before its memory is reused.
-                            sync.wait();
-                            t += groups;
-                        }
-                    });
+                        });
                 if let Err(e) = spawned {
                     failure
                         .lock()
@@ -592,7 +656,7 @@ fn launch_with<const N: usize, C, B>(
     build: B,
     key: KernelKey,
     dispatch: Dispatch,
-    host: impl FnOnce(C::Cpu) -> Box<dyn FnOnce() -> Result<()> + Send>,
+    host: impl FnOnce(C::Cpu, Resources) -> Box<dyn FnOnce() -> Result<()> + Send>,
 ) -> Result<()>
 where
     C: CaptureList,
@@ -615,11 +679,12 @@ where
                 None => {
                     let mut kernel = build_kernel::<N>(site, kinds, build());
                     kernel.tile = dispatch.tile.clone();
-                    let shader = lower(
+                    let (shader, needs) = lower(
                         kernel.clone(),
                         device.device.features() | wgpu::Features::SHADER_F64,
                         device.device.limits().max_immediate_size,
                     )?;
+                    check_resources(&needs, &view, site)?;
                     if shader.uses_f64 && !view.accelerator().supports_double_precision() {
                         return Err(Error::UnsupportedFeature {
                             accelerator: view.accelerator().description().to_string(),
@@ -746,10 +811,25 @@ where
             {
                 return Err(Error::Runtime("a GPU view without a device".to_string()));
             }
+            let needs = {
+                let mut cache = CPU_KERNELS.lock();
+                let cache = cache.get_or_insert_with(HashMap::new);
+                match cache.get(&key) {
+                    Some(known) => known.clone(),
+                    None => {
+                        let mut kernel = build_kernel::<N>(site, kinds, build());
+                        kernel.tile = dispatch.tile.clone();
+                        let needs = measure_native(kernel);
+                        cache.insert(key, needs.clone());
+                        needs
+                    }
+                }
+            }?;
+            check_resources(&needs, &view, site)?;
             let (_, native) = captures.bind_all(&view)?;
             let native =
                 native.ok_or_else(|| Error::Runtime("captures are not on the CPU".to_string()))?;
-            view.record(|_, _| Ok(()), host(native), None)
+            view.record(|_, _| Ok(()), host(native, needs), None)
         }
     }
 }
@@ -758,6 +838,7 @@ where
 fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
     domain: Extent<N>,
     total: u32,
+    stack: usize,
     captures: &C,
     body: &F,
 ) -> Result<()> {
@@ -770,35 +851,43 @@ fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
     std::thread::scope(|s| {
         for t in 0..threads {
             let panics = &panics;
-            s.spawn(move || {
-                let start = t * chunk;
-                let end = ((t + 1) * chunk).min(total as usize);
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    if start >= end {
-                        return;
-                    }
-                    let mut idx = domain.index_of(start as u64).expect("in the domain");
-                    for _ in start..end {
-                        body(captures, idx);
-                        // Row-major increment.
-                        for d in (0..N).rev() {
-                            idx[d] += 1;
-                            if idx[d] < domain[d] {
-                                break;
+            let spawned =
+                std::thread::Builder::new()
+                    .stack_size(stack)
+                    .spawn_scoped(s, move || {
+                        let start = t * chunk;
+                        let end = ((t + 1) * chunk).min(total as usize);
+                        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            if start >= end {
+                                return;
                             }
-                            idx[d] = 0;
+                            let mut idx = domain.index_of(start as u64).expect("in the domain");
+                            for _ in start..end {
+                                body(captures, idx);
+                                // Row-major increment.
+                                for d in (0..N).rev() {
+                                    idx[d] += 1;
+                                    if idx[d] < domain[d] {
+                                        break;
+                                    }
+                                    idx[d] = 0;
+                                }
+                            }
+                        }));
+                        if let Err(payload) = run {
+                            let msg = payload
+                                .downcast_ref::<String>()
+                                .cloned()
+                                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                                .unwrap_or_else(|| "a kernel panicked".to_string());
+                            panics.lock().get_or_insert(msg);
                         }
-                    }
-                }));
-                if let Err(payload) = run {
-                    let msg = payload
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_else(|| "a kernel panicked".to_string());
-                    panics.lock().get_or_insert(msg);
-                }
-            });
+                    });
+            if let Err(e) = spawned {
+                panics
+                    .lock()
+                    .get_or_insert(format!("cannot start a work-item thread: {e}"));
+            }
         }
     });
     match panics.into_inner() {

@@ -1,0 +1,281 @@
+//! Reliability: limits that must be refused or handled, never crash the
+//! process or silently give another answer (the adversarial-testing issue,
+//! defects D4, D5, D6, D7 and D9).
+
+mod kernel_support;
+
+use amp_core::prelude::*;
+use amp_core::{Error, kernel};
+use amp_tests::Rng;
+use kernel_support::*;
+
+/// Sentinel for `f32` outputs.
+const POISON_F32: f32 = -7.25e30;
+
+/// Loops of more than 65,535 iterations run to the end on every
+/// accelerator (Mesa's lavapipe cuts every loop there unless the writer
+/// works around it), in `while`, `loop` and `for` form, nested too.
+#[test]
+fn long_loops_run_to_the_end() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        if is_llvmpipe(view.accelerator()) {
+            // A documented limitation of that driver (docs/kernel-language.md).
+            continue;
+        }
+        let mut rng = Rng::new(9100 + k as u64);
+        let n = 8;
+        let counts: Vec<i32> = (0..n).map(|_| rng.range(65_000, 200_000)).collect();
+        let mut out = vec![POISON_I32; n * 3];
+        {
+            let c = ArrayView::new([n as i32], &counts).unwrap();
+            let o = ArrayView::new_mut([n as i32, 3], &mut out).unwrap();
+            o.discard_data();
+            parallel_for_each!(view, c.extent(), |idx: Index<1>| {
+                let m = c[idx];
+                let i = idx[0];
+                let mut a = 0;
+                while a < m {
+                    a += 1;
+                }
+                let mut b = 0;
+                loop {
+                    if b == m {
+                        break;
+                    }
+                    b += 1;
+                }
+                let mut s = 0;
+                for j in 0..m {
+                    s += j & 1;
+                }
+                o[[i, 0]] = a;
+                o[[i, 1]] = b;
+                o[[i, 2]] = s;
+            })
+            .unwrap();
+        }
+        let want: Vec<i32> = counts.iter().flat_map(|&m| [m, m, m / 2]).collect();
+        assert_same(&out, &want, &what);
+    }
+}
+
+/// Whether `acc` is Mesa's llvmpipe (lavapipe), which cuts loops.
+fn is_llvmpipe(acc: &Accelerator) -> bool {
+    acc.description().to_lowercase().contains("llvmpipe")
+}
+
+/// llvmpipe is never the default while the CPU accelerator (which runs
+/// Rust's semantics) exists: it stops every work item's loops after 65,535
+/// iterations in all (D9). It stays available by name.
+#[test]
+fn llvmpipe_ranks_below_the_cpu_accelerator() {
+    let all = Accelerator::all();
+    let cpu = all.iter().position(|a| a.is_cpu()).unwrap();
+    for (i, a) in all.iter().enumerate() {
+        if is_llvmpipe(a) {
+            assert!(i > cpu, "{a} ranks above the CPU accelerator: {all:?}");
+        }
+    }
+    assert!(!is_llvmpipe(&Accelerator::default().unwrap()));
+}
+
+/// A local array too large for any accelerator is refused at launch, on
+/// every accelerator, with a clear error and no data touched (it aborted
+/// the process on the CPU accelerator: a work item's stack overflowed).
+#[test]
+fn huge_local_arrays_are_refused_everywhere() {
+    for (view, what) in all_views() {
+        let mut out = vec![POISON_F32; 64];
+        let result = {
+            let o = ArrayView::new_mut([64], &mut out).unwrap();
+            let r = parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+                let mut big = [0.0f32; 1 << 20];
+                let i = idx[0] * 1000;
+                big[i as usize] = 1.5;
+                o[idx] = big[i as usize] + big[idx[0] as usize];
+            });
+            r.and_then(|()| o.synchronize())
+        };
+        match result {
+            Err(Error::UnsupportedFeature { feature, .. }) => {
+                assert!(
+                    feature.contains("at most 262144 bytes"),
+                    "{what}: {feature}"
+                )
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+        assert!(
+            out.iter().all(|&x| x.to_bits() == POISON_F32.to_bits()),
+            "{what}"
+        );
+    }
+}
+
+/// A local array just below the limit runs on the CPU accelerator, whose
+/// work-item stacks are sized for it (a 200 KiB array overflowed the 512 KiB
+/// stack of a tiled work item in unoptimised builds), tiled or not. GPUs run
+/// a smaller one (LLVM takes minutes over a 200 KiB private array on
+/// lavapipe).
+#[test]
+fn large_local_arrays_below_the_limit_run() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9200 + k as u64);
+        let n = 64;
+        let seeds = f32s(&mut rng, n, -1.0, 1.0);
+        let mut out = vec![POISON_F32; n];
+        let mut tiled = vec![POISON_F32; n];
+        let cpu = view.accelerator().is_cpu();
+        // Elements of the array, as the kernels spell them.
+        let len = if cpu { 51_200 } else { 1024 };
+        {
+            let s = ArrayView::new([n as i32], &seeds).unwrap();
+            let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+            let t = ArrayView::new_mut([n as i32], &mut tiled).unwrap();
+            o.discard_data();
+            t.discard_data();
+            if cpu {
+                parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+                    let mut big = [0.0f32; 51_200];
+                    let x = s[idx];
+                    for j in 0..51_200 {
+                        big[j as usize] = x * (j % 7) as f32;
+                    }
+                    o[idx] = big[51_199] + big[(idx[0] * 100) as usize];
+                })
+                .unwrap();
+                parallel_for_each!(view, t.extent().tile::<16>().unwrap(), |ti: TiledIndex<
+                    1,
+                >| {
+                    let mut big = [0.0f32; 51_200];
+                    big[(ti.local[0] * 1000) as usize] = s[ti.global];
+                    ti.barrier.wait();
+                    t[ti.global] = big[(ti.local[0] * 1000) as usize] * 2.0 + big[51_199];
+                })
+                .unwrap();
+            } else {
+                parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+                    let mut big = [0.0f32; 1024];
+                    let x = s[idx];
+                    for j in 0..1024 {
+                        big[j as usize] = x * (j % 7) as f32;
+                    }
+                    o[idx] = big[1023] + big[(idx[0] * 10) as usize];
+                })
+                .unwrap();
+                parallel_for_each!(view, t.extent().tile::<16>().unwrap(), |ti: TiledIndex<
+                    1,
+                >| {
+                    let mut big = [0.0f32; 1024];
+                    big[(ti.local[0] * 60) as usize] = s[ti.global];
+                    ti.barrier.wait();
+                    t[ti.global] = big[(ti.local[0] * 60) as usize] * 2.0 + big[1023];
+                })
+                .unwrap();
+            }
+        }
+        let stride = if cpu { 100 } else { 10 };
+        let want: Vec<f32> = (0..n)
+            .map(|i| seeds[i] * ((len - 1) % 7) as f32 + seeds[i] * ((i * stride) % 7) as f32)
+            .collect();
+        assert_close32(&out, &want, F32_BASIC, 1e-6, &what);
+        let want: Vec<f32> = seeds.iter().map(|x| x * 2.0).collect();
+        assert_close32(&tiled, &want, F32_BASIC, 0.0, &what);
+    }
+}
+
+#[kernel]
+fn factorial(n: i32) -> i32 {
+    if n <= 1 { 1 } else { n * factorial(n - 1) }
+}
+
+#[kernel]
+fn ping(n: i32) -> i32 {
+    if n <= 0 { 0 } else { pong(n - 1) + 1 }
+}
+
+#[kernel]
+fn pong(n: i32) -> i32 {
+    if n <= 0 { 0 } else { ping(n - 1) + 2 }
+}
+
+/// Recursion, direct or mutual, is refused on every accelerator (GPUs have
+/// no call stack; the CPU accelerator ran it, and deep recursion aborted the
+/// process), and the data is untouched. The functions still run on the host.
+#[test]
+fn recursion_is_refused_everywhere() {
+    assert_eq!(factorial(5), 120);
+    assert_eq!(ping(3), 4);
+    for (view, what) in all_views() {
+        let depth = vec![1_000_000i32; 16];
+        let mut out = vec![POISON_I32; 16];
+        let mut out2 = vec![POISON_I32; 16];
+        {
+            let d = ArrayView::new([16], &depth).unwrap();
+            let o = ArrayView::new_mut([16], &mut out).unwrap();
+            let o2 = ArrayView::new_mut([16], &mut out2).unwrap();
+            let err = parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+                o[idx] = factorial(d[idx]);
+            })
+            .unwrap_err();
+            assert!(
+                matches!(&err, Error::KernelCompile { message, .. } if message.contains("`factorial` calls itself")),
+                "{what}: {err:?}"
+            );
+            let err = parallel_for_each!(view, o2.extent(), |idx: Index<1>| {
+                o2[idx] = ping(d[idx]);
+            })
+            .unwrap_err();
+            assert!(
+                matches!(&err, Error::KernelCompile { message, .. } if message.contains("calls itself")),
+                "{what}: {err:?}"
+            );
+        }
+        assert_same(&out, &[POISON_I32; 16], &what);
+        assert_same(&out2, &[POISON_I32; 16], &what);
+    }
+}
+
+/// `tile_static` arrays beyond the accelerator's `max_tile_static_bytes`
+/// are refused before anything runs (on GPUs nothing checked them: 1 GiB
+/// crashed lavapipe), and the data is untouched.
+#[test]
+fn tile_static_beyond_the_limit_is_refused() {
+    for (view, what) in all_views() {
+        let limit = view.accelerator().limits().max_tile_static_bytes;
+        let mut out = vec![POISON_I32; 64];
+        {
+            let o = ArrayView::new_mut([64], &mut out).unwrap();
+            let err =
+                parallel_for_each!(view, o.extent().tile::<64>().unwrap(), |t: TiledIndex<
+                    1,
+                >| {
+                    tile_static! { let s: [i32; 1 << 20]; }
+                    s[(t.local[0] * 1000) as usize] = t.global[0];
+                    t.barrier.wait();
+                    o[t.global] = s[(t.local[0] * 1000) as usize];
+                })
+                .unwrap_err();
+            match err {
+                Error::UnsupportedFeature { feature, .. } => assert!(
+                    feature.contains("4194304 bytes") && feature.contains(&limit.to_string()),
+                    "{what}: {feature}"
+                ),
+                other => panic!("{what}: {other:?}"),
+            }
+            // At the limit, it runs.
+            o.discard_data();
+            parallel_for_each!(view, o.extent().tile::<64>().unwrap(), |t: TiledIndex<
+                1,
+            >| {
+                tile_static! { let s: [i32; 4096]; }
+                s[(t.local[0] * 64) as usize] = t.global[0] * 3;
+                t.barrier.wait();
+                o[t.global] = s[((63 - t.local[0]) * 64) as usize];
+            })
+            .unwrap();
+        }
+        let want: Vec<i32> = (0..64).map(|i| (63 - i) * 3).collect();
+        assert_same(&out, &want, &what);
+    }
+}
