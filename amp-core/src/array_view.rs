@@ -436,17 +436,21 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
     /// # Ok::<(), amp_core::Error>(())
     /// ```
     pub fn to_vec(&self) -> Result<Vec<T>> {
-        let mut bytes = Vec::new();
+        // The result is the only full-size allocation: fallible, so that a
+        // host short of memory gets an error instead of an abort.
+        let len = usize::try_from(self.layout.len()).map_err(|_| out_of_host_memory(u64::MAX))?;
+        let mut out: Vec<T> = Vec::new();
+        out.try_reserve_exact(len)
+            .map_err(|_| out_of_host_memory(self.layout.len() * size_of::<T>() as u64))?;
         if self.layout.is_contiguous() {
-            self.storage.read_host(&self.layout.region(), &mut bytes)?;
-            return Ok(bytes
-                .chunks_exact(size_of::<T>())
-                .map(bytemuck::pod_read_unaligned)
-                .collect());
+            out.resize(len, T::zeroed());
+            self.storage
+                .read_host_into(&self.layout.region(), bytemuck::cast_slice_mut(&mut out))?;
+            return Ok(out);
         }
+        let mut bytes = Vec::new();
         // Make the whole section valid once, then gather element by element.
         self.storage.make_host_valid(&self.layout.region())?;
-        let mut out = Vec::with_capacity(self.layout.len() as usize);
         for idx in self.layout.extent.indices() {
             self.storage
                 .read_host(&self.layout.element_region(&idx), &mut bytes)?;
@@ -735,5 +739,13 @@ impl<T: Element, const N: usize> std::ops::Index<[i32; N]> for ArrayView<'_, T, 
     /// If `idx` is out of bounds (use [`ArrayView::get`] for an `Err`).
     fn index(&self, idx: [i32; N]) -> &T {
         &self[Index::new(idx)]
+    }
+}
+
+/// `OutOfMemory` for a host allocation of `bytes` that failed.
+fn out_of_host_memory(bytes: u64) -> Error {
+    Error::OutOfMemory {
+        accelerator: "host".to_string(),
+        detail: format!("cannot allocate {bytes} bytes of host memory for the copy"),
     }
 }

@@ -279,3 +279,133 @@ fn tile_static_beyond_the_limit_is_refused() {
         assert_same(&out, &want, &what);
     }
 }
+
+/// The variable that marks a child process of the memory-pressure test.
+const PRESSURE_CHILD: &str = "AMP_TEST_PRESSURE_CHILD";
+
+/// Caps this process's address space at its current size plus `extra`
+/// bytes (the soft limit, with `prlimit` from util-linux, so that it can be
+/// raised again).
+fn cap_address_space(extra: u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let vm_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmSize:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    let cap = vm_kib * 1024 + extra;
+    let ok = std::process::Command::new("prlimit")
+        .args([
+            "--pid",
+            &std::process::id().to_string(),
+            &format!("--as={cap}:"),
+        ])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "prlimit failed");
+}
+
+/// Runs the ignored test `name` of this binary in a child process and
+/// returns its output; the child caps its own address space.
+fn run_pressure_child(name: &str) -> String {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            name,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(PRESSURE_CHILD, "1")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "the child aborted or failed ({:?}):\n{text}",
+        out.status
+    );
+    text
+}
+
+/// Under memory pressure (D6), copying a large array to the host is an
+/// `OutOfMemory` error, not an abort, and the data stays readable; a
+/// download into existing host memory needs no full-size staging copy.
+#[test]
+fn large_copies_under_memory_pressure() {
+    if !std::path::Path::new("/usr/bin/prlimit").exists()
+        && !std::path::Path::new("/bin/prlimit").exists()
+    {
+        eprintln!("prlimit is not installed: skipped");
+        return;
+    }
+    run_pressure_child("pressure_child_to_vec");
+    run_pressure_child("pressure_child_synchronize");
+}
+
+/// 96 MiB arrays on every accelerator; with 120 MiB of address space
+/// left, `to_vec` cannot hold a second copy: an error, and single elements
+/// can still be read.
+#[test]
+#[ignore = "run by large_copies_under_memory_pressure in a child process"]
+fn pressure_child_to_vec() {
+    if std::env::var_os(PRESSURE_CHILD).is_none() {
+        return;
+    }
+    const N: i32 = 24 << 20; // 96 MiB of u32 (lavapipe binds at most 128 MiB)
+    for acc in amp_tests::accelerators() {
+        let view = acc.default_view();
+        let a = Array::<u32, 1>::new([N], &view).unwrap();
+        parallel_for_each!(view, a.extent(), |idx: Index<1>| {
+            a[idx] = (idx[0] as u32) * 2_654_435_761;
+        })
+        .unwrap();
+        view.wait().unwrap();
+        cap_address_space(120 << 20);
+        let err = a.to_vec().unwrap_err();
+        assert!(matches!(err, Error::OutOfMemory { .. }), "{acc}: {err:?}");
+        let last = a.view().get([N - 1]).unwrap();
+        assert_eq!(last, ((N - 1) as u32).wrapping_mul(2_654_435_761), "{acc}");
+        drop(a);
+        cap_address_space(u64::MAX >> 2);
+    }
+}
+
+/// A kernel writes a 96 MiB host vector on every accelerator; with 72 MiB
+/// of address space left, `synchronize` still brings it back (downloads go
+/// through bounded buffers, not a full-size staging copy).
+#[test]
+#[ignore = "run by large_copies_under_memory_pressure in a child process"]
+fn pressure_child_synchronize() {
+    if std::env::var_os(PRESSURE_CHILD).is_none() {
+        return;
+    }
+    const N: i32 = 24 << 20; // 96 MiB of u32
+    let mut host = vec![0u32; N as usize];
+    for acc in amp_tests::accelerators() {
+        let view = acc.default_view();
+        let v = ArrayView::new_mut([N], &mut host).unwrap();
+        v.discard_data();
+        parallel_for_each!(view, v.extent(), |idx: Index<1>| {
+            v[idx] = (idx[0] as u32) ^ 0x5a5a_5a5a;
+        })
+        .unwrap();
+        view.wait().unwrap();
+        cap_address_space(72 << 20);
+        v.synchronize().unwrap();
+        drop(v);
+        cap_address_space(u64::MAX >> 2);
+        assert!(
+            host.iter()
+                .enumerate()
+                .all(|(i, &x)| x == (i as u32) ^ 0x5a5a_5a5a),
+            "{acc}"
+        );
+        host.iter_mut().for_each(|x| *x = 0);
+    }
+}

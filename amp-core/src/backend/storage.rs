@@ -469,14 +469,32 @@ impl Storage {
     }
 
     /// Reads `range` (made valid on the host first) into `out`.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_host_into`](Self::read_host_into), and `OutOfMemory` if
+    /// `out` cannot grow.
     pub(crate) fn read_host(&self, region: &RangeSet, out: &mut Vec<u8>) -> Result<()> {
+        out.clear();
+        let len =
+            usize::try_from(region.len()).map_err(|_| too_big(region.len(), "address space"))?;
+        out.try_reserve_exact(len)
+            .map_err(|_| too_big(region.len(), "available host memory"))?;
+        out.resize(len, 0);
+        self.read_host_into(region, out)
+    }
+
+    /// Reads `region` (made valid on the host first) into `out`, which holds
+    /// exactly its bytes, in order.
+    pub(crate) fn read_host_into(&self, region: &RangeSet, out: &mut [u8]) -> Result<()> {
+        debug_assert_eq!(out.len() as u64, region.len());
         let mut st = self.state.lock();
         self.make_valid_locked(&mut st, region, Loc::Host, None)?;
-        out.clear();
+        let mut at = 0;
         for r in region.ranges() {
-            let start = out.len();
-            out.resize(start + (r.end - r.start) as usize, 0);
-            read_host_mem(&st.host, r.clone(), &mut out[start..]);
+            let len = (r.end - r.start) as usize;
+            read_host_mem(&st.host, r.clone(), &mut out[at..at + len]);
+            at += len;
         }
         Ok(())
     }
@@ -645,20 +663,35 @@ impl Storage {
         let bytes = part.len();
         match &copy.mem {
             DeviceMem::Cpu(mem) => {
-                let mut buf = Vec::new();
+                // Through a bounded buffer: a download never needs a second
+                // copy of the data.
+                let mut buf = transfer_buffer(part)?;
                 for r in part.ranges() {
-                    buf.resize((r.end - r.start) as usize, 0);
-                    mem.read(r.clone(), &mut buf);
-                    write_host_mem(&mut st.host, r.clone(), &buf)?;
+                    for c in chunks(r.clone()) {
+                        let b = &mut buf[..(c.end - c.start) as usize];
+                        mem.read(c.clone(), b);
+                        write_host_mem(&mut st.host, c, b)?;
+                    }
                 }
             }
             DeviceMem::Gpu { device, buffer } => {
                 let hull = part.hull().expect("non-empty part");
-                let data = read_gpu(device, buffer, hull.clone())?;
-                for r in part.ranges() {
-                    let lo = (r.start - hull.start) as usize;
-                    let hi = (r.end - hull.start) as usize;
-                    write_host_mem(&mut st.host, r.clone(), &data[lo..hi])?;
+                // A staging buffer per chunk of the hull, never one of the
+                // whole size.
+                for c in chunks(hull) {
+                    let chunk_part = part.intersection(&RangeSet::from_range(c.clone()));
+                    if chunk_part.is_empty() {
+                        continue;
+                    }
+                    let hull = chunk_part.hull().expect("non-empty chunk");
+                    read_gpu(device, buffer, hull.clone(), |data| {
+                        for r in chunk_part.ranges() {
+                            let lo = (r.start - hull.start) as usize;
+                            let hi = (r.end - hull.start) as usize;
+                            write_host_mem(&mut st.host, r.clone(), &data[lo..hi])?;
+                        }
+                        Ok(())
+                    })?;
                 }
             }
         }
@@ -679,11 +712,13 @@ impl Storage {
             .cloned()
             .or_else(|| copy.last_user.clone())
             .unwrap_or_else(|| copy.accelerator.default_view());
-        let mut buf = Vec::new();
+        let mut buf = transfer_buffer(part)?;
         for r in part.ranges() {
-            buf.resize((r.end - r.start) as usize, 0);
-            read_host_mem(&st.host, r.clone(), &mut buf);
-            write_device(&copy.mem, r.clone(), &buf)?;
+            for c in chunks(r.clone()) {
+                let b = &mut buf[..(c.end - c.start) as usize];
+                read_host_mem(&st.host, c.clone(), b);
+                write_device(&copy.mem, c, b)?;
+            }
         }
         counted_on.transfer_counters().upload(part.len());
         Ok(())
@@ -827,16 +862,22 @@ fn write_device(mem: &DeviceMem, range: Range<u64>, data: &[u8]) -> Result<()> {
     }
 }
 
-/// Copies `range` of a GPU buffer to the host, blocking.
-fn read_gpu(device: &DeviceContext, buffer: &wgpu::Buffer, range: Range<u64>) -> Result<Vec<u8>> {
+/// Copies `range` of a GPU buffer to the host, blocking, and hands the
+/// bytes to `take` while they are mapped (no copy of its own).
+///
+/// # Errors
+///
+/// `OutOfMemory` if the staging buffer cannot be allocated; device loss;
+/// what `take` returns.
+fn read_gpu(
+    device: &DeviceContext,
+    buffer: &wgpu::Buffer,
+    range: Range<u64>,
+    take: impl FnOnce(&[u8]) -> Result<()>,
+) -> Result<()> {
     device.check()?;
     let len = range.end - range.start;
-    let staging = device.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("amp-rs download"),
-        size: len,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
+    let staging = staging_buffer(device, len, "amp-rs download")?;
     let mut encoder = device
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -864,12 +905,65 @@ fn read_gpu(device: &DeviceContext, buffer: &wgpu::Buffer, range: Range<u64>) ->
             .err()
             .unwrap_or_else(|| Error::Runtime(format!("cannot read device memory: {e}")))
     })?;
-    let data = staging
-        .get_mapped_range(..)
-        .map_err(|e| Error::Runtime(format!("cannot read device memory: {e}")))?
-        .to_vec();
+    let taken = {
+        let data = staging
+            .get_mapped_range(..)
+            .map_err(|e| Error::Runtime(format!("cannot read device memory: {e}")))?;
+        take(&data)
+    };
     staging.unmap();
-    Ok(data)
+    taken
+}
+
+/// A mappable buffer of `len` bytes that a copy can target.
+///
+/// # Errors
+///
+/// `OutOfMemory` if the device cannot allocate it (wgpu reports that through
+/// an error scope, not a panic).
+fn staging_buffer(device: &DeviceContext, len: u64, label: &str) -> Result<wgpu::Buffer> {
+    let scope = device
+        .device
+        .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let staging = device.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: len,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    if let Some(e) = futures::executor::block_on(scope.pop()) {
+        return Err(Error::OutOfMemory {
+            accelerator: "a GPU accelerator".to_string(),
+            detail: format!("cannot allocate a staging buffer of {len} bytes for a download: {e}"),
+        });
+    }
+    Ok(staging)
+}
+
+/// The most bytes one step of a transfer moves (and stages).
+const TRANSFER_CHUNK: u64 = 32 * 1024 * 1024;
+
+/// `range` in pieces of at most [`TRANSFER_CHUNK`] bytes (4-aligned, as
+/// every range of a source is).
+fn chunks(range: Range<u64>) -> impl Iterator<Item = Range<u64>> {
+    let end = range.end;
+    (range.start..end)
+        .step_by(TRANSFER_CHUNK as usize)
+        .map(move |s| s..(s + TRANSFER_CHUNK).min(end))
+}
+
+/// A host buffer for transfers of `part` through [`chunks`].
+///
+/// # Errors
+///
+/// `OutOfMemory` if the host cannot allocate it.
+fn transfer_buffer(part: &RangeSet) -> Result<Vec<u8>> {
+    let len = part.len().min(TRANSFER_CHUNK) as usize;
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(len)
+        .map_err(|_| too_big(len as u64, "available host memory"))?;
+    buf.resize(len, 0);
+    Ok(buf)
 }
 
 /// Forgets the parts of pending downloads that `region` supersedes.
@@ -888,12 +982,7 @@ fn start_download(
     device.check()?;
     let hull = part.hull().expect("a non-empty part");
     let len = hull.end - hull.start;
-    let staging = device.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("amp-rs async download"),
-        size: len,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
+    let staging = staging_buffer(device, len, "amp-rs async download")?;
     let mut encoder = device
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
