@@ -19,7 +19,7 @@ const POISON_F32: f32 = -7.25e30;
 fn long_loops_run_to_the_end() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         if is_llvmpipe(view.accelerator()) {
-            // A documented limitation of that driver (docs/kernel-language.md).
+            // Refused there: see `llvmpipe_loop_limit_loses_the_device`.
             continue;
         }
         let mut rng = Rng::new(9100 + k as u64);
@@ -408,4 +408,82 @@ fn pressure_child_synchronize() {
         );
         host.iter_mut().for_each(|x| *x = 0);
     }
+}
+
+/// The variable that marks the child process of the llvmpipe loop test.
+const LOOP_CHILD: &str = "AMP_TEST_LOOP_CHILD";
+
+/// On llvmpipe, which silently ends every loop of a work item after 65,535
+/// iterations in all (D9), a kernel that comes near that count loses the
+/// device (as a GPU watchdog would) instead of handing back results that
+/// are not Rust's; kernels below it run as everywhere else. In a child
+/// process: the device stays lost.
+#[test]
+fn llvmpipe_loop_limit_loses_the_device() {
+    if !Accelerator::all().iter().any(is_llvmpipe) {
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "llvmpipe_loop_child",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(LOOP_CHILD, "1")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success() && text.contains("1 passed"), "{text}");
+}
+
+#[test]
+#[ignore = "run by llvmpipe_loop_limit_loses_the_device in a child process"]
+fn llvmpipe_loop_child() {
+    if std::env::var_os(LOOP_CHILD).is_none() {
+        return;
+    }
+    let acc = Accelerator::all().into_iter().find(is_llvmpipe).unwrap();
+    let view = acc.create_view(QueuingMode::Automatic);
+    let run = |counts: &[i32], out: &mut [i32]| -> Result<(), Error> {
+        let c = ArrayView::new([counts.len() as i32], counts)?;
+        let o = ArrayView::new_mut([counts.len() as i32], out)?;
+        parallel_for_each!(view, c.extent(), |idx: Index<1>| {
+            let mut a = 0;
+            for i in 0..c[idx] {
+                a += i % 3;
+            }
+            o[idx] = a;
+        })?;
+        o.synchronize()
+    };
+    // Below the guard's count: exact results.
+    let counts = [10, 1000, 30_000, 63_000];
+    let mut out = [POISON_I32; 4];
+    run(&counts, &mut out).unwrap();
+    let want: Vec<i32> = counts
+        .iter()
+        .map(|&m| (0..m).map(|i| i % 3).sum())
+        .collect();
+    assert_same(&out, &want, "below the limit");
+    // Above: the device is lost, the host data untouched.
+    let counts = [10, 100_000, 20, 30];
+    let mut out = [POISON_I32; 4];
+    let err = run(&counts, &mut out).unwrap_err();
+    match err {
+        Error::AcceleratorViewRemoved { reason } => {
+            assert!(reason.contains("65,535"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_same(&out, &[POISON_I32; 4], "above the limit");
+    assert!(matches!(
+        view.wait(),
+        Err(Error::AcceleratorViewRemoved { .. })
+    ));
 }

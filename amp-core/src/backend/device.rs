@@ -62,6 +62,29 @@ pub(crate) struct DeviceContext {
     /// The driver's pipeline cache, persisted on disk, where the adapter
     /// offers one.
     pub(crate) pipeline_cache: Option<DiskPipelineCache>,
+    /// On Mesa's llvmpipe: the status that guarded kernels set when a work
+    /// item nears the driver's loop limit.
+    pub(crate) loop_guard: Option<LoopGuard>,
+}
+
+/// The status buffer of llvmpipe's loop guard: kernels compiled with the
+/// guard count the loop entries and iterations of each work item and store
+/// 1 here when a count reaches `wgsl::LOOP_GUARD_LIMIT`, below the 65,535 at
+/// which llvmpipe silently ends every loop of the work item. Checked when
+/// the device's work is waited for; a set status loses the device (as a
+/// GPU's watchdog would), so that no result computed with cut loops is
+/// ever read.
+pub(crate) struct LoopGuard {
+    pub(crate) status: wgpu::Buffer,
+    /// A guarded kernel was recorded since the status was last read.
+    armed: std::sync::atomic::AtomicBool,
+}
+
+impl LoopGuard {
+    /// Notes that a guarded kernel was recorded.
+    pub(crate) fn armed(&self) {
+        self.armed.store(true, std::sync::atomic::Ordering::Release);
+    }
 }
 
 /// A `wgpu::PipelineCache` backed by a file, so that compiled kernels
@@ -168,6 +191,16 @@ impl DeviceContext {
             on_error.uncaptured.lock().get_or_insert(text);
         }));
         let pipeline_cache = DiskPipelineCache::open(adapter, &device);
+        let loop_guard =
+            crate::backend::registry::is_llvmpipe(&adapter.get_info()).then(|| LoopGuard {
+                status: device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("amp-rs loop guard"),
+                    size: 4,
+                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                }),
+                armed: Default::default(),
+            });
         Ok(DeviceContext {
             device,
             queue,
@@ -175,6 +208,7 @@ impl DeviceContext {
             scratch: OnceLock::new(),
             kernels: Default::default(),
             pipeline_cache,
+            loop_guard,
         })
     }
 
@@ -203,7 +237,61 @@ impl DeviceContext {
         });
         self.check()?;
         poll.map(drop)
-            .map_err(|e| Error::Runtime(format!("waiting for the device failed: {e}")))
+            .map_err(|e| Error::Runtime(format!("waiting for the device failed: {e}")))?;
+        self.check_loop_guard()
+    }
+
+    /// Reads llvmpipe's loop-guard status if a guarded kernel ran since it
+    /// was last read (waiting for the device's work); a set status loses the
+    /// device.
+    ///
+    /// # Errors
+    ///
+    /// `AcceleratorViewRemoved` if a kernel neared llvmpipe's loop limit,
+    /// or the device was lost.
+    pub(crate) fn check_loop_guard(&self) -> Result<()> {
+        let Some(guard) = &self.loop_guard else {
+            return Ok(());
+        };
+        if !guard.armed.swap(false, std::sync::atomic::Ordering::AcqRel) {
+            return Ok(());
+        }
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("amp-rs loop guard read"),
+            size: 4,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("amp-rs loop guard read"),
+            });
+        encoder.copy_buffer_to_buffer(&guard.status, 0, &staging, 0, 4);
+        self.queue.submit([encoder.finish()]);
+        let (tx, rx) = std::sync::mpsc::channel();
+        staging.map_async(wgpu::MapMode::Read, .., move |r| {
+            let _ = tx.send(r);
+        });
+        self.poll_until_idle()?;
+        let mapped = rx
+            .recv()
+            .map_err(|_| Error::Runtime("buffer mapping was cancelled".to_string()))?;
+        mapped.map_err(|e| Error::Runtime(format!("cannot read the loop guard: {e}")))?;
+        let status = {
+            let data = staging
+                .get_mapped_range(..)
+                .map_err(|e| Error::Runtime(format!("cannot read the loop guard: {e}")))?;
+            u32::from_ne_bytes([data[0], data[1], data[2], data[3]])
+        };
+        staging.unmap();
+        if status != 0 {
+            self.health.lost.lock().get_or_insert(format!(
+                "a kernel ran {} or more loop entries and iterations in one work item on llvmpipe, which silently ends every loop of a work item after 65,535: its results are not Rust's (run it on the CPU accelerator or another GPU; see docs/kernel-language.md)",
+                crate::kernel::wgsl::LOOP_GUARD_LIMIT
+            ));
+        }
+        self.check()
     }
 
     /// Blocks until every submission on the device finished.

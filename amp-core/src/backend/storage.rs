@@ -1015,6 +1015,7 @@ fn finish_pending(st: &mut State) -> Result<()> {
         if p.mapped.lock().is_none() {
             p.device.poll_until_idle()?;
         }
+        p.device.check_loop_guard()?;
         let mapped = p.mapped.lock().take();
         match mapped {
             Some(Ok(())) => {}

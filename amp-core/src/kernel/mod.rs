@@ -48,6 +48,8 @@ pub(crate) struct CompiledKernel {
     layout: wgpu::BindGroupLayout,
     params: wgsl::ParamLayout,
     immediates: bool,
+    /// Whether the kernel binds the device's loop-guard status buffer.
+    loop_guard: bool,
     /// The WGSL it was built from.
     source: String,
     /// Recent bind groups by their buffers (immediates only: then a bind
@@ -88,26 +90,26 @@ pub fn compiled_sources(view: &AcceleratorView) -> Vec<String> {
 ///
 /// [`Error::KernelCompile`] if the kernel cannot be lowered.
 pub fn lower_to_wgsl(kernel: Kernel, features: wgpu::Features) -> Result<String> {
-    lower(kernel, features, 0).map(|(s, _)| s.source)
+    lower(kernel, features, 0, false).map(|(s, _)| s.source)
 }
 
 /// Lowers `kernel` to validated WGSL for a device with `features`, passing
-/// the parameters as immediates when they fit in `max_immediate` bytes;
-/// also returns what the kernel needs besides its code.
+/// the parameters as immediates when they fit in `max_immediate` bytes,
+/// with the loop guard of llvmpipe if `loop_guard`; also returns what the
+/// kernel needs besides its code.
 pub(crate) fn lower(
     mut kernel: Kernel,
     features: wgpu::Features,
     max_immediate: u32,
+    loop_guard: bool,
 ) -> Result<(wgsl::Shader, Resources)> {
     let types = typeck::check(&mut kernel)?;
     let needs = resources::measure(&kernel, &types)?;
-    let mut shader = wgsl::write(
-        &kernel,
-        &types,
-        features.contains(wgpu::Features::IMMEDIATES),
-    )?;
+    let mut immediates = features.contains(wgpu::Features::IMMEDIATES);
+    let mut shader = wgsl::write(&kernel, &types, immediates, loop_guard)?;
     if shader.immediates && shader.params.words * 4 > max_immediate {
-        shader = wgsl::write(&kernel, &types, false)?;
+        immediates = false;
+        shader = wgsl::write(&kernel, &types, false, loop_guard)?;
     }
     // Kernels of doc tests (compiled from a temporary file) are not dumped:
     // their names would change with every run.
@@ -143,11 +145,18 @@ pub(crate) fn lower(
         // Instances of one generic kernel with the same capture types can
         // still differ (const generics): a content hash tells them apart,
         // deterministically.
-        let hash = shader.source.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        // What every other GPU runs: the loop guard is llvmpipe's alone
+        // (and tested on its own), so snapshots do not depend on it.
+        let plain = if loop_guard {
+            wgsl::write(&kernel, &types, immediates, false)?.source
+        } else {
+            shader.source.clone()
+        };
+        let hash = plain.bytes().fold(0x811c_9dc5_u32, |h, b| {
             (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
         });
         name.push_str(&format!(".{hash:08x}"));
-        dump(&dir, &name, &shader.source);
+        dump(&dir, &name, &plain);
     }
     validate::validate(&shader.source, &kernel.name, features)?;
     Ok((shader, needs))
@@ -247,6 +256,18 @@ fn compile_gpu(
             });
         }
     }
+    if shader.loop_guard {
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: entries.len() as u32,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: false },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        });
+    }
     if !shader.immediates {
         entries.push(wgpu::BindGroupLayoutEntry {
             binding: entries.len() as u32,
@@ -310,6 +331,7 @@ fn compile_gpu(
         layout,
         params: shader.params,
         immediates: shader.immediates,
+        loop_guard: shader.loop_guard,
         source: shader.source,
         bind_groups: Mutex::new(Vec::new()),
     })
@@ -683,6 +705,7 @@ where
                         kernel.clone(),
                         device.device.features() | wgpu::Features::SHADER_F64,
                         device.device.limits().max_immediate_size,
+                        device.loop_guard.is_some(),
                     )?;
                     check_resources(&needs, &view, site)?;
                     if shader.uses_f64 && !view.accelerator().supports_double_precision() {
@@ -730,6 +753,14 @@ where
                                 }
                             }
                         }
+                    }
+                    if compiled.loop_guard {
+                        let guard = device.loop_guard.as_ref().ok_or_else(|| {
+                            Error::Runtime(
+                                "a guarded kernel on a device without the loop guard".to_string(),
+                            )
+                        })?;
+                        buffers.push(guard.status.clone());
                     }
                     let cached = if compiled.immediates {
                         let cache = compiled.bind_groups.lock();
@@ -800,7 +831,16 @@ where
                     Ok(())
                 },
                 || Ok(()),
-                None,
+                // The guard's status is read after this submission, never
+                // before it (a batch may wait in automatic mode).
+                compiled.loop_guard.then(|| {
+                    let device = Arc::clone(device);
+                    Box::new(move || {
+                        if let Some(guard) = &device.loop_guard {
+                            guard.armed();
+                        }
+                    }) as Box<dyn FnOnce() + Send>
+                }),
             )
         }
         None => {

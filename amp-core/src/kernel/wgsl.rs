@@ -378,7 +378,17 @@ pub(crate) struct Shader {
     /// Whether the parameters are immediates (else a uniform buffer bound
     /// after the containers).
     pub(crate) immediates: bool,
+    /// Whether the module counts loop iterations (see [`LOOP_GUARD_LIMIT`]):
+    /// then a status buffer is bound after the containers.
+    pub(crate) loop_guard: bool,
 }
+
+/// With the loop guard (for Mesa's llvmpipe, which stops the loops of a
+/// work item after 65,535 iterations and loop entries in all), a work item
+/// whose count of loop entries and iterations reaches this stores 1 in the
+/// status buffer: the launch's results cannot be trusted. Below llvmpipe's
+/// own count, with a margin.
+pub(crate) const LOOP_GUARD_LIMIT: u32 = 64_000;
 
 struct Writer<'k> {
     kernel: &'k Kernel,
@@ -392,6 +402,8 @@ struct Writer<'k> {
     uses_f64: bool,
     /// Parameters as immediates (push constants) instead of a uniform buffer.
     immediates: bool,
+    /// Count loop entries and iterations (see [`LOOP_GUARD_LIMIT`]).
+    loop_guard: bool,
     /// The `#[kernel]` function instances written so far (shared by the
     /// writers of the kernel and of every function it calls).
     fns: std::rc::Rc<std::cell::RefCell<FnRegistry>>,
@@ -492,7 +504,12 @@ fn note_type(t: &Type, decls: &mut std::collections::BTreeMap<String, String>) {
 /// # Errors
 ///
 /// [`Error::KernelCompile`] for a construct the writer cannot express.
-pub(crate) fn write(kernel: &Kernel, types: &Types, immediates: bool) -> Result<Shader> {
+pub(crate) fn write(
+    kernel: &Kernel,
+    types: &Types,
+    immediates: bool,
+    loop_guard: bool,
+) -> Result<Shader> {
     let w = Writer {
         kernel,
         types,
@@ -504,6 +521,7 @@ pub(crate) fn write(kernel: &Kernel, types: &Types, immediates: bool) -> Result<
         tmp: 0,
         uses_f64: false,
         immediates,
+        loop_guard,
         fns: Default::default(),
     };
     w.module()
@@ -593,6 +611,16 @@ impl Writer<'_> {
                 binding += 1;
             }
         }
+        if self.loop_guard {
+            let _ = writeln!(
+                self.out,
+                "@group(0) @binding({binding}) var<storage, read_write> amp_status: atomic<u32>;\nvar<private> amp_iterations: u32;\nfn amp_loop_guard() {{\n    amp_iterations += 1u;\n    if (amp_iterations == {LOOP_GUARD_LIMIT}u) {{ atomicStore(&amp_status, 1u); }}\n}}"
+            );
+            binding += 1;
+            for name in ["amp_status", "amp_iterations", "amp_loop_guard"] {
+                self.namer.internal(name);
+            }
+        }
         if self.immediates {
             self.line("var<immediate> amp_p: AmpParams;");
         } else {
@@ -652,7 +680,20 @@ impl Writer<'_> {
             },
             uses_f64: self.uses_f64,
             immediates: self.immediates,
+            loop_guard: self.loop_guard,
         })
+    }
+
+    /// Opens a WGSL `loop`, counting its entry and each iteration under the
+    /// loop guard.
+    fn open_loop(&mut self) {
+        if self.loop_guard {
+            self.line("amp_loop_guard();");
+            self.line("loop {");
+            self.line("    amp_loop_guard();");
+        } else {
+            self.line("loop {");
+        }
     }
 
     fn flush_pre(&mut self, pre: Vec<String>) {
@@ -757,7 +798,7 @@ impl Writer<'_> {
                 self.line("}");
             }
             StmtKind::While(c, body) => {
-                self.line("loop {");
+                self.open_loop();
                 self.indent += 1;
                 let mut pre = Vec::new();
                 let cond = self.expr(c, &mut pre)?;
@@ -768,7 +809,7 @@ impl Writer<'_> {
                 self.line("}");
             }
             StmtKind::Loop(body) => {
-                self.line("loop {");
+                self.open_loop();
                 self.nested(body)?;
                 self.line("}");
             }
@@ -805,7 +846,7 @@ impl Writer<'_> {
                 self.line(&format!("let {step_name} = {step};"));
                 self.line(&format!("var {wname}: {tw} = {};", start.0));
                 let cmp = if *inclusive { "<=" } else { "<" };
-                self.line("loop {");
+                self.open_loop();
                 self.indent += 1;
                 if stepped {
                     // Rust panics on `step_by(0)`; a GPU cannot, and must not
@@ -930,6 +971,7 @@ impl Writer<'_> {
             tmp: 0,
             uses_f64: false,
             immediates: self.immediates,
+            loop_guard: self.loop_guard,
             fns: std::rc::Rc::clone(&self.fns),
         };
         let mut params = Vec::new();
