@@ -487,3 +487,57 @@ fn llvmpipe_loop_child() {
         Err(Error::AcceleratorViewRemoved { .. })
     ));
 }
+
+/// Barriers in the right operand of `&&`/`||` and in a `while` condition
+/// are accepted when what decides whether they run is the same for every
+/// thread of the tile (D7 refuses the other cases at compile time:
+/// `tests/ui/kernel_barrier_divergent_{and,or,while_condition}.rs`), and
+/// run on every accelerator.
+#[test]
+fn uniform_barriers_in_conditions_run() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9300 + k as u64);
+        let n = 256;
+        let input = i32s(&mut rng, n, -100, 100);
+        let rounds = rng.range(1, 6);
+        let mut out = vec![POISON_I32; n];
+        {
+            let a = ArrayView::new([n as i32], &input).unwrap();
+            let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+            o.discard_data();
+            parallel_for_each!(view, o.extent().tile::<64>().unwrap(), |t: TiledIndex<
+                1,
+            >| {
+                tile_static! { let s: [i32; 64]; }
+                let l = t.local[0];
+                s[l as usize] = a[t.global];
+                let mut r = 0;
+                // Uniform: `r` and `rounds` are the same in every thread.
+                while r < rounds && {
+                    t.barrier.wait_with_tile_static_memory_fence();
+                    true
+                } {
+                    let next = s[((l + 1) % 64) as usize];
+                    t.barrier.wait_with_tile_static_memory_fence();
+                    s[l as usize] = next;
+                    r += 1;
+                }
+                let tile_one = t.tile[0] >= 0;
+                let ok = tile_one || {
+                    t.barrier.wait();
+                    false
+                };
+                t.barrier.wait_with_tile_static_memory_fence();
+                o[t.global] = if ok { s[l as usize] } else { -1 };
+            })
+            .unwrap();
+        }
+        let want: Vec<i32> = (0..n)
+            .map(|i| {
+                let tile = i / 64 * 64;
+                input[tile + (i % 64 + rounds as usize) % 64]
+            })
+            .collect();
+        assert_same(&out, &want, &what);
+    }
+}
