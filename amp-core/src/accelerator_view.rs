@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use crate::backend::device::DeviceContext;
-use crate::backend::storage::TransferCounters;
+use crate::backend::failure::{Channel, Failure, Failures};
+use crate::backend::storage::{CpuMem, TransferCounters};
 use crate::{Accelerator, CompletionFuture, QueuingMode, Result};
 
 /// An automatic-mode batch is submitted once it holds this many commands.
@@ -25,8 +26,14 @@ pub(crate) const AUTOMATIC_MAX_COMMANDS: u32 = 256;
 /// is recorded.
 pub(crate) const AUTOMATIC_MAX_AGE: Duration = Duration::from_millis(2);
 
-/// A host command of the CPU accelerator.
-type HostCommand = Box<dyn FnOnce() -> Result<()> + Send>;
+/// A host command of the CPU accelerator: what it runs, the CPU memory it
+/// writes (where its failure is recorded), and where the launch that
+/// recorded it looks for its failure.
+struct HostCommand {
+    run: Box<dyn FnOnce() -> Result<()> + Send>,
+    written: Vec<Arc<CpuMem>>,
+    own: Option<Arc<std::sync::OnceLock<Arc<Failure>>>>,
+}
 /// A callback run when the batch holding its command is submitted.
 type OnSubmit = Box<dyn FnOnce() + Send>;
 
@@ -62,6 +69,8 @@ struct ViewInner {
     /// The order of the CPU view's host batches.
     host_order: HostOrder,
     transfers: TransferCounters,
+    /// Failures of the view's host commands not yet reported.
+    failures: Failures,
 }
 
 /// Runs a CPU view's host batches one at a time, in submission order,
@@ -170,6 +179,7 @@ impl AcceleratorView {
                 queue: Mutex::new(Queue::default()),
                 host_order: HostOrder::default(),
                 transfers: TransferCounters::default(),
+                failures: Failures::new(Channel::View),
             }),
         }
     }
@@ -301,8 +311,12 @@ impl AcceleratorView {
     /// # Errors
     ///
     /// [`Error::AcceleratorViewRemoved`](crate::Error::AcceleratorViewRemoved)
-    /// if the device was lost; on the CPU accelerator, the first error of a
-    /// pending command.
+    /// if the device was lost; on the CPU accelerator, the error of a command
+    /// of this view that failed (now or earlier, run by any thread) and was
+    /// not yet reported to a `flush`, `wait` or `create_marker` of the view
+    /// (the oldest; later failures are reported with it). A failed command
+    /// changed no data, and the commands after it still ran. The code that
+    /// next uses the data a failed kernel wrote gets the error too.
     ///
     /// # Examples
     ///
@@ -319,15 +333,31 @@ impl AcceleratorView {
     /// # Ok::<(), amp_core::Error>(())
     /// ```
     pub fn flush(&self) -> Result<()> {
+        self.submit_pending()?;
+        self.take_failure()
+    }
+
+    /// Submits every recorded command (on the CPU: runs them), reporting no
+    /// failures of them: the runtime's own ordering flushes, whose failures
+    /// the code that uses the failed data or waits for the view reports.
+    pub(crate) fn submit_pending(&self) -> Result<()> {
         let device = self.device()?;
         let (host, upto) = {
             let mut q = self.inner.queue.lock();
             (self.submit_locked(device, &mut q), q.host_tickets)
         };
-        self.run_host(host)?;
+        self.run_host(host);
         // On the CPU, submitted means run: the host reads memory next.
         self.wait_host(upto);
         Ok(())
+    }
+
+    /// The oldest failure of this view's host commands not yet reported.
+    fn take_failure(&self) -> Result<()> {
+        match self.inner.failures.take_first() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// Submits every recorded command and blocks until all the view's
@@ -360,8 +390,9 @@ impl AcceleratorView {
             let host = self.submit_locked(device, &mut q);
             (host, q.last_submission.clone(), q.host_tickets)
         };
-        self.run_host(host)?;
+        self.run_host(host);
         self.wait_host(upto);
+        self.take_failure()?;
         match (device, last) {
             (Some(device), Some(index)) => device.wait_for(&index),
             (Some(device), None) => device.check(),
@@ -395,8 +426,9 @@ impl AcceleratorView {
             let host = self.submit_locked(device, &mut q);
             (host, q.last_submission.clone(), q.host_tickets)
         };
-        self.run_host(host)?;
+        self.run_host(host);
         self.wait_host(upto);
+        self.take_failure()?;
         Ok(match (device, last) {
             (Some(device), Some(index)) => CompletionFuture::gpu(Arc::clone(device), index),
             _ => CompletionFuture::ready(Ok(())),
@@ -416,7 +448,22 @@ impl AcceleratorView {
         host: impl FnOnce() -> Result<()> + Send + 'static,
         on_submit: Option<OnSubmit>,
     ) -> Result<()> {
+        self.record_writing(gpu, host, on_submit, Vec::new())
+    }
+
+    /// [`record`](Self::record), for a host command that writes `written`:
+    /// if it fails, the failure is recorded there too, and reported by the
+    /// next access to that data. The call returns the command's own error if
+    /// the command ran within it (immediate mode), never another command's.
+    pub(crate) fn record_writing(
+        &self,
+        gpu: impl FnOnce(&DeviceContext, &mut wgpu::CommandEncoder) -> Result<()>,
+        host: impl FnOnce() -> Result<()> + Send + 'static,
+        on_submit: Option<OnSubmit>,
+        written: Vec<Arc<CpuMem>>,
+    ) -> Result<()> {
         let device = self.device()?;
+        let own = Arc::new(std::sync::OnceLock::new());
         let host_to_run = {
             let mut q = self.inner.queue.lock();
             // Age threshold: an old batch goes out before this command joins it.
@@ -457,12 +504,20 @@ impl AcceleratorView {
                     let Batch::Host(commands) = &mut q.batch else {
                         unreachable!("the CPU view only holds host batches");
                     };
-                    commands.push(Box::new(host));
+                    commands.push(HostCommand {
+                        run: Box::new(host),
+                        written,
+                        own: Some(Arc::clone(&own)),
+                    });
                     if let Some(f) = on_submit {
-                        commands.push(Box::new(move || {
-                            f();
-                            Ok(())
-                        }));
+                        commands.push(HostCommand {
+                            run: Box::new(move || {
+                                f();
+                                Ok(())
+                            }),
+                            written: Vec::new(),
+                            own: None,
+                        });
                     }
                 }
             }
@@ -474,9 +529,13 @@ impl AcceleratorView {
             }
             ready
         };
-        host_to_run
-            .into_iter()
-            .try_for_each(|batch| self.run_host(Some(batch)))
+        for batch in host_to_run {
+            self.run_host(Some(batch));
+        }
+        match own.get() {
+            Some(f) => Err(f.take_all()),
+            None => Ok(()),
+        }
     }
 
     /// Submits the batch. GPU commands go to the queue here; host commands
@@ -517,11 +576,12 @@ impl AcceleratorView {
     }
 
     /// Runs a host batch once every batch submitted before it has finished,
-    /// in order; stops at the first error (the batch still counts as
-    /// finished, so later ones run).
-    fn run_host(&self, batch: Option<HostBatch>) -> Result<()> {
+    /// in order. Every command runs, whatever the ones before it did; a
+    /// failed command's error is recorded (see
+    /// [`failure`](crate::backend::failure)) for the code that waits for it.
+    fn run_host(&self, batch: Option<HostBatch>) {
         let Some(batch) = batch else {
-            return Ok(());
+            return;
         };
         let order = &self.inner.host_order;
         self.wait_host(batch.ticket);
@@ -534,7 +594,18 @@ impl AcceleratorView {
             }
         }
         let _finished = Finished(order);
-        batch.commands.into_iter().try_for_each(|c| c())
+        for c in batch.commands {
+            if let Err(e) = (c.run)() {
+                let failure = Failure::new(e);
+                for mem in &c.written {
+                    mem.failures.push(Arc::clone(&failure));
+                }
+                self.inner.failures.push(Arc::clone(&failure));
+                if let Some(own) = c.own {
+                    let _ = own.set(failure);
+                }
+            }
+        }
     }
 
     /// Blocks until the host batches `0..upto` have finished.

@@ -142,7 +142,11 @@ impl CompletionFuture {
     }
 
     /// Runs `f` with the result once the commands have finished: at once, in
-    /// this thread, if they already have; otherwise on a helper thread.
+    /// this thread, if they already have; otherwise on a helper thread (or
+    /// the thread that waits for the future first).
+    ///
+    /// A continuation that panics is reported on standard error; the panic
+    /// goes no further, and the other continuations still run.
     ///
     /// Corresponds to C++ AMP `completion_future::then`.
     ///
@@ -166,11 +170,18 @@ impl CompletionFuture {
         if let Some(result) = &state.result {
             let result = result.clone();
             drop(state);
-            f(result);
+            run_continuations(vec![Box::new(f)], &result);
             return;
         }
         state.continuations.push(Box::new(f));
         self.inner.start_waiter(&mut state);
+        // No helper thread could start: the future completed with that
+        // error, and the continuations run here, without the lock.
+        if let Some(result) = state.result.clone() {
+            let continuations = std::mem::take(&mut state.continuations);
+            drop(state);
+            run_continuations(continuations, &result);
+        }
     }
 }
 
@@ -198,9 +209,7 @@ impl Shared {
             )
         };
         wakers.into_iter().for_each(Waker::wake);
-        for f in continuations {
-            f(result.clone());
-        }
+        run_continuations(continuations, &result);
     }
 
     /// Starts the helper thread that waits for the device, once.
@@ -218,11 +227,31 @@ impl Shared {
             });
         if let Err(e) = spawned {
             // No thread: complete with the error rather than never.
-            state.result = Some(Err(crate::Error::Runtime(format!(
+            let result = Err(crate::Error::Runtime(format!(
                 "cannot start a completion thread: {e}"
-            ))));
+            )));
+            state.result = Some(result.clone());
             let wakers = std::mem::take(&mut state.wakers);
             wakers.into_iter().for_each(Waker::wake);
+        }
+    }
+}
+
+/// Runs every continuation with `result`, each on its own: a continuation
+/// that panics is reported on standard error, and the ones after it still
+/// run (its panic must not escape into whichever thread completed the
+/// future, a helper thread or one that called `wait`).
+fn run_continuations(continuations: Vec<Continuation>, result: &Result<()>) {
+    for f in continuations {
+        let result = result.clone();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || f(result)));
+        if let Err(payload) = run {
+            let msg = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            eprintln!("amp-rs: a CompletionFuture continuation panicked: {msg}");
         }
     }
 }

@@ -52,6 +52,9 @@ pub(crate) enum Loc {
 /// the Rust sense, whatever the kernel does.
 pub(crate) struct CpuMem {
     words: Box<[AtomicU32]>,
+    /// Failures of commands that wrote this memory, reported by the next
+    /// access to it (see [`failure`](crate::backend::failure)).
+    pub(crate) failures: crate::backend::failure::Failures,
 }
 
 impl CpuMem {
@@ -66,11 +69,13 @@ impl CpuMem {
         v.resize_with(words, || AtomicU32::new(0));
         Ok(CpuMem {
             words: v.into_boxed_slice(),
+            failures: crate::backend::failure::Failures::new(
+                crate::backend::failure::Channel::Data,
+            ),
         })
     }
 
     /// The words, for kernels running on the CPU accelerator.
-    #[allow(dead_code)] // used by the CPU kernel path
     pub(crate) fn words(&self) -> &[AtomicU32] {
         &self.words
     }
@@ -571,12 +576,19 @@ impl Storage {
     }
 
     /// Flushes every user of `copy` except `except`, so that their
-    /// commands are ordered before whatever comes next.
+    /// commands are ordered before whatever comes next; then reports the
+    /// failure of a command that wrote the copy, if one is not yet reported
+    /// (its writes were rolled back: the data is as it was before it).
     fn flush_user(copy: &mut DeviceCopy, except: Option<&AcceleratorView>) -> Result<()> {
         for user in &copy.users {
             if Some(user) != except {
-                user.flush()?;
+                user.submit_pending()?;
             }
+        }
+        if let DeviceMem::Cpu(mem) = &copy.mem
+            && let Some(e) = mem.failures.take_first()
+        {
+            return Err(e);
         }
         Ok(())
     }

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use crate::backend::device::DeviceContext;
-use crate::backend::storage::DeviceBinding;
+use crate::backend::storage::{CpuMem, DeviceBinding};
 use crate::{AcceleratorView, Error, Extent, Index, Result, TiledIndex};
 use capture::{BoundOrScalar, CaptureList, ScalarValue};
 use ir::{Block, CaptureKind, Kernel, Span};
@@ -857,7 +857,7 @@ where
                 match cache.get(&key) {
                     Some(known) => known.clone(),
                     None => {
-                        let mut kernel = build_kernel::<N>(site, kinds, build());
+                        let mut kernel = build_kernel::<N>(site, kinds.clone(), build());
                         kernel.tile = dispatch.tile.clone();
                         let needs = measure_native(kernel);
                         cache.insert(key, needs.clone());
@@ -866,12 +866,92 @@ where
                 }
             }?;
             check_resources(&needs, &view, site)?;
-            let (_, native) = captures.bind_all(&view)?;
+            let (bound, native) = captures.bind_all(&view)?;
             let native =
                 native.ok_or_else(|| Error::Runtime("captures are not on the CPU".to_string()))?;
-            view.record(|_, _| Ok(()), host(native, needs), None)
+            // What the kernel may write: saved before it runs and put back
+            // if it fails, so that a failed kernel leaves the data as it was.
+            let written: Vec<(Arc<CpuMem>, std::ops::Range<usize>)> = bound
+                .iter()
+                .zip(&kinds)
+                .filter_map(|(b, kind)| match (b, kind) {
+                    (
+                        BoundOrScalar::Container(c),
+                        CaptureKind::Container { writable: true, .. },
+                    ) => match &c.binding {
+                        Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), words_of(c))),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
+            let mems = written.iter().map(|(m, _)| Arc::clone(m)).collect();
+            let body = host(native, needs);
+            view.record_writing(
+                |_, _| Ok(()),
+                move || run_transactionally(&written, body),
+                None,
+                mems,
+            )
         }
     }
+}
+
+/// The 32-bit words of CPU memory that a bound container's region spans
+/// (its hull: from its first element to its last).
+fn words_of(c: &capture::BoundContainer) -> std::ops::Range<usize> {
+    if c.extent.iter().any(|&e| e <= 0) {
+        return 0..0;
+    }
+    let last: u64 = c
+        .extent
+        .iter()
+        .zip(&c.strides)
+        .map(|(&e, &s)| (e as u64 - 1) * s)
+        .sum();
+    let start = c.offset / 4;
+    let end = (c.offset + (last + 1) * c.elem).div_ceil(4);
+    start as usize..end as usize
+}
+
+/// Runs a host command that writes `written`: saves those words first and
+/// puts them back if the command fails (an out-of-bounds access, a
+/// cancellation), so that a failed kernel changes no data.
+///
+/// # Errors
+///
+/// The command's error; `OutOfMemory` (and nothing runs) if the words
+/// cannot be saved.
+fn run_transactionally(
+    written: &[(Arc<CpuMem>, std::ops::Range<usize>)],
+    body: Box<dyn FnOnce() -> Result<()> + Send>,
+) -> Result<()> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let mut saved: Vec<Vec<u32>> = Vec::with_capacity(written.len());
+    for (mem, range) in written {
+        let words = &mem.words()[range.clone()];
+        let mut copy = Vec::new();
+        copy.try_reserve_exact(words.len())
+            .map_err(|_| Error::OutOfMemory {
+                accelerator: "CPU accelerator".to_string(),
+                detail: format!(
+                    "cannot save the {} bytes a kernel writes, to restore them if it fails",
+                    words.len() * 4
+                ),
+            })?;
+        copy.extend(words.iter().map(|w| w.load(Relaxed)));
+        saved.push(copy);
+    }
+    let result = body();
+    if result.is_err() {
+        // In reverse, so that overlapping captures end as they began.
+        for ((mem, range), copy) in written.iter().zip(&saved).rev() {
+            for (w, v) in mem.words()[range.clone()].iter().zip(copy) {
+                w.store(*v, Relaxed);
+            }
+        }
+    }
+    result
 }
 
 /// Runs a kernel's native form over every index of `domain`, on all cores.

@@ -1,0 +1,214 @@
+//! Reliability of the runtime (the adversarial-testing issue): failed
+//! kernels leave data as it was and report their error to the code that
+//! launched them (D1-D3), runaway kernels can be stopped (D8), and a
+//! panicking continuation harms nothing else (D17).
+
+mod kernel_support;
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use amp_core::prelude::*;
+use amp_tests::accelerators;
+use kernel_support::*;
+
+/// A continuation that panics neither escapes into the thread that
+/// completes the future nor stops the continuations after it (D17), on a
+/// ready future and on one that completes later.
+#[test]
+fn a_panicking_continuation_harms_nothing_else() {
+    for acc in accelerators() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let n = 1 << 16;
+        let mut data = vec![1.0f32; n];
+        let (tx, rx) = mpsc::channel();
+        {
+            let v = ArrayView::new_mut([n as i32], &mut data).unwrap();
+            parallel_for_each!(view, v.extent(), |idx: Index<1>| {
+                let mut x = v[idx];
+                for _ in 0..200 {
+                    x = x * 0.5 + 1.0;
+                }
+                v[idx] = x;
+            })
+            .unwrap();
+            // Registered before the work may have finished, then after.
+            let marker = view.create_marker().unwrap();
+            marker.then(|_| panic!("a continuation panics"));
+            let tx2 = tx.clone();
+            marker.then(move |r| tx2.send(("second", r.is_ok())).unwrap());
+            marker.wait().unwrap();
+            marker.then(|_| panic!("a continuation panics again"));
+            let tx3 = tx.clone();
+            marker.then(move |r| tx3.send(("after", r.is_ok())).unwrap());
+            v.synchronize().unwrap();
+        }
+        let mut got: Vec<_> = (0..2)
+            .map(|_| {
+                rx.recv_timeout(Duration::from_secs(30))
+                    .expect("a continuation never ran")
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, [("after", true), ("second", true)], "{acc}");
+        assert!(data.iter().all(|&x| (x - 2.0).abs() < 1e-5), "{acc}");
+    }
+}
+
+/// A kernel that writes every element and then fails (an out-of-bounds
+/// read in its last work item) on the CPU accelerator.
+fn failing_kernel(
+    view: &AcceleratorView,
+    a: &ArrayView<'_, i32, 1, ReadOnly>,
+    o: &ArrayView<'_, i32, 1, ReadWrite>,
+) -> amp_core::Result<()> {
+    let n = a.extent()[0];
+    parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+        o[idx] = -1;
+        let j = if idx[0] == n - 1 { n } else { idx[0] };
+        o[idx] = a[[j]] * 2;
+    })
+}
+
+/// A tiled kernel that writes every element, meets a barrier, and fails in
+/// the last work item.
+fn failing_tiled_kernel(
+    view: &AcceleratorView,
+    a: &ArrayView<'_, i32, 1, ReadOnly>,
+    o: &ArrayView<'_, i32, 1, ReadWrite>,
+) -> amp_core::Result<()> {
+    let n = a.extent()[0];
+    parallel_for_each!(view, o.extent().tile::<16>().unwrap(), |t: TiledIndex<
+        1,
+    >| {
+        o[t.global] = -1;
+        t.barrier.wait();
+        let j = if t.global[0] == n - 1 { n } else { t.global[0] };
+        o[t.global] = a[[j]] * 2;
+    })
+}
+
+/// A failed kernel leaves the data as it was (D1), in both queuing modes,
+/// tiled or not; the error reaches the launch (immediate) or the next
+/// access to the data (automatic).
+#[test]
+fn a_failed_kernel_leaves_data_as_it_was() {
+    for mode in [QueuingMode::Immediate, QueuingMode::Automatic] {
+        for tiled in [false, true] {
+            let view = Accelerator::cpu().create_view(mode);
+            let mut rng = amp_tests::Rng::new(9400 + tiled as u64);
+            let n = 4096;
+            let input = i32s(&mut rng, n, -1000, 1000);
+            let original = i32s(&mut rng, n, -1000, 1000);
+            let mut out = original.clone();
+            let what = format!("{mode} tiled={tiled}");
+            {
+                let a = ArrayView::new([n as i32], &input).unwrap();
+                let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+                let launched = if tiled {
+                    failing_tiled_kernel(&view, &a, &o)
+                } else {
+                    failing_kernel(&view, &a, &o)
+                };
+                let err = match mode {
+                    QueuingMode::Immediate => launched.unwrap_err(),
+                    _ => {
+                        launched.unwrap();
+                        o.synchronize().unwrap_err()
+                    }
+                };
+                assert!(err.to_string().contains("out of bounds"), "{what}: {err}");
+                // Reported once: the data reads as it was.
+                assert_eq!(o.to_vec().unwrap(), original, "{what}");
+            }
+            assert_eq!(out, original, "{what}");
+        }
+    }
+}
+
+/// In one automatic batch, a failing kernel does not stop the kernels
+/// after it (D2): their results arrive, and only the failed one's data
+/// reports the error.
+#[test]
+fn a_failure_does_not_drop_the_rest_of_the_batch() {
+    let view = Accelerator::cpu().create_view(QueuingMode::Automatic);
+    let mut rng = amp_tests::Rng::new(9410);
+    let n = 512;
+    let input = i32s(&mut rng, n, -1000, 1000);
+    let mut bad = vec![POISON_I32; n];
+    let mut good = vec![POISON_I32; n];
+    let mut good2 = vec![POISON_I32; n];
+    {
+        let a = ArrayView::new([n as i32], &input).unwrap();
+        let b = ArrayView::new_mut([n as i32], &mut bad).unwrap();
+        let g = ArrayView::new_mut([n as i32], &mut good).unwrap();
+        let g2 = ArrayView::new_mut([n as i32], &mut good2).unwrap();
+        g.discard_data();
+        g2.discard_data();
+        failing_kernel(&view, &a, &b).unwrap();
+        parallel_for_each!(view, g.extent(), |idx: Index<1>| {
+            g[idx] = a[idx] + 1;
+        })
+        .unwrap();
+        failing_kernel(&view, &a, &b).unwrap();
+        parallel_for_each!(view, g2.extent(), |idx: Index<1>| {
+            g2[idx] = a[idx] * 3;
+        })
+        .unwrap();
+        assert_eq!(view.statistics().pending, 4);
+        g.synchronize().unwrap();
+        g2.synchronize().unwrap();
+        // The failures are reported to the view (once: the first, with
+        // the later ones)...
+        assert!(view.wait().is_err());
+        view.wait().unwrap();
+        // ...and once to the failed data's user.
+        assert!(b.synchronize().is_err());
+        b.synchronize().unwrap();
+    }
+    assert_same(
+        &good,
+        &input.iter().map(|x| x + 1).collect::<Vec<_>>(),
+        "good",
+    );
+    assert_same(
+        &good2,
+        &input.iter().map(|x| x * 3).collect::<Vec<_>>(),
+        "good2",
+    );
+    assert_same(&bad, &[POISON_I32; 512], "bad");
+}
+
+/// A kernel's failure reaches the thread that launched it even when another
+/// thread ran its batch (D3): the launcher's `synchronize` reports it and
+/// its data is unchanged; the other thread's `flush` reports it too.
+#[test]
+fn a_failure_reaches_the_launching_thread() {
+    let view = Accelerator::cpu().create_view(QueuingMode::Automatic);
+    let mut rng = amp_tests::Rng::new(9420);
+    let n = 1024;
+    let input = i32s(&mut rng, n, -1000, 1000);
+    let original = i32s(&mut rng, n, -1000, 1000);
+    let mut out = original.clone();
+    let (launched_tx, launched_rx) = mpsc::channel();
+    let (flushed_tx, flushed_rx) = mpsc::channel();
+    std::thread::scope(|s| {
+        let other = view.clone();
+        s.spawn(move || {
+            launched_rx.recv().unwrap();
+            // This thread runs the batch, and hears of the failure.
+            assert!(other.flush().is_err());
+            flushed_tx.send(()).unwrap();
+        });
+        let a = ArrayView::new([n as i32], &input).unwrap();
+        let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+        failing_kernel(&view, &a, &o).unwrap();
+        launched_tx.send(()).unwrap();
+        flushed_rx.recv().unwrap();
+        assert_eq!(view.statistics().pending, 0);
+        let err = o.synchronize().unwrap_err();
+        assert!(err.to_string().contains("out of bounds"), "{err}");
+        o.synchronize().unwrap();
+    });
+    assert_eq!(out, original);
+}
