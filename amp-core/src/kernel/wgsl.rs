@@ -638,8 +638,15 @@ impl Writer<'_> {
                 "\n@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_index) amp_li: u32) {{"
             );
             self.indent = 1;
+            // The grid is a rectangle of workgroups, more than the domain
+            // needs: those past the last one leave before their index is
+            // computed, which could wrap past 2^32 and repeat work items.
+            self.line("let amp_g = amp_wg.y * amp_nwg.x + amp_wg.x;");
             self.line(&format!(
-                "let amp_lin = (amp_wg.y * amp_nwg.x + amp_wg.x) * {WORKGROUP_SIZE}u + amp_li;"
+                "if (amp_g > (amp_p.amp_total - 1u) / {WORKGROUP_SIZE}u) {{ return; }}"
+            ));
+            self.line(&format!(
+                "let amp_lin = amp_g * {WORKGROUP_SIZE}u + amp_li;"
             ));
             self.line("if (amp_lin >= amp_p.amp_total) { return; }");
             self.line(&format!("var amp_idx: array<i32, {rank}>;"));
@@ -1277,7 +1284,15 @@ impl Writer<'_> {
                 {
                     return Ok(("(-2147483647i - 1i)".to_string(), Type::Scalar(Scalar::I32)));
                 }
-                let (v, t) = self.expr(x, pre)?;
+                let (mut v, t) = self.expr(x, pre)?;
+                if is_const(x) && !matches!(x.kind, ExprKind::Lit(_)) {
+                    // A constant operand is evaluated by the shader
+                    // compiler, which rejects what wraps in Rust
+                    // (`-i32::MIN`): negate it at run time.
+                    let tmp = self.fresh();
+                    pre.push(format!("let {tmp} = {v};"));
+                    v = tmp;
+                }
                 let text = match (op, &t) {
                     (UnOp::Neg, Type::Index(n)) => {
                         let tmp = self.fresh();
@@ -1285,6 +1300,9 @@ impl Writer<'_> {
                         let parts: Vec<String> = (0..*n).map(|d| format!("-{tmp}[{d}]")).collect();
                         format!("array<i32, {n}>({})", parts.join(", "))
                     }
+                    // A negative literal (a negative constant) is
+                    // parenthesised: `--0.5f` does not parse.
+                    (UnOp::Neg, _) if v.starts_with('-') => format!("(-({v}))"),
                     (UnOp::Neg, _) => format!("(-{v})"),
                     (UnOp::Not, Type::Scalar(Scalar::Bool)) => format!("(!{v})"),
                     (UnOp::Not, _) => format!("(~{v})"),

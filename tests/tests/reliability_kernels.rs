@@ -1,0 +1,70 @@
+//! Reliability of kernel translation (the adversarial-testing issue): a
+//! kernel that compiles gives Rust's answer on every accelerator. Each test
+//! compares every accelerator with plain Rust.
+
+mod kernel_support;
+
+use amp_core::prelude::*;
+use amp_tests::{Rng, gpu_accelerators};
+use kernel_support::*;
+
+/// Negating a negative constant (`-NEG`, `-R * T` with `R = -0.01`, as in
+/// C++ AMP's BlackScholes) is valid WGSL: it wrote `--0.5f` and every GPU
+/// launch failed while the CPU ran it.
+#[test]
+fn negated_negative_constants() {
+    const NEG: f32 = -0.5;
+    const R: f32 = -0.01;
+    const NI: i32 = -7;
+    const MIN: i32 = i32::MIN;
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9500 + k as u64);
+        let n = 300;
+        let x = f32s(&mut rng, n, 0.0, 4.0);
+        let mut out = vec![f32::NAN; n];
+        let mut iout = vec![POISON_I32; n];
+        {
+            let xv = ArrayView::new([n as i32], &x).unwrap();
+            let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+            let io = ArrayView::new_mut([n as i32], &mut iout).unwrap();
+            parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+                let t = xv[idx];
+                o[idx] = -NEG + (-R * t).exp() + -(-NEG);
+                io[idx] = -NI + -(-NI) + (-MIN - MIN) + idx[0];
+            })
+            .unwrap();
+        }
+        let want: Vec<f32> = x.iter().map(|t| 0.5 + (0.01 * t).exp() + -0.5).collect();
+        assert_close32(&out, &want, F32_TRANSCENDENTAL, 1e-6, &what);
+        let iwant: Vec<i32> = (0..n as i32)
+            .map(|i| 7 + -7 + (MIN.wrapping_neg().wrapping_sub(MIN)) + i)
+            .collect();
+        assert_same(&iout, &iwant, &what);
+    }
+}
+
+/// A domain just below 2^32 work items runs each work item once on GPUs
+/// (D10): the grid's extra workgroups computed an index that wrapped past
+/// 2^32 and repeated the first 16 million work items. The CPU accelerator
+/// has no grid (and would take minutes in a debug build).
+#[test]
+fn domains_near_two_to_the_32_run_each_work_item_once() {
+    for acc in gpu_accelerators() {
+        let view = acc.create_view(QueuingMode::Immediate);
+        let total: i64 = (1 << 32) - 256;
+        let mut counts = vec![0u32; 1024];
+        {
+            let c = ArrayView::new_mut([1024], &mut counts).unwrap();
+            // Rank 2, so that the extent fits `i32`: 2^23 - 1/2 rows of 512.
+            let rows = (total / 512) as i32;
+            parallel_for_each!(view, Extent::new([rows, 512]), |idx: Index<2>| {
+                if idx[0] < 2 {
+                    let i = idx[0] * 512 + idx[1];
+                    c[[i]] += 1;
+                }
+            })
+            .unwrap();
+        }
+        assert!(counts.iter().all(|&c| c == 1), "{acc}: {:?}", &counts[..8]);
+    }
+}
