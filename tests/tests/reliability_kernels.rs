@@ -36,8 +36,9 @@ fn negated_negative_constants() {
         }
         let want: Vec<f32> = x.iter().map(|t| 0.5 + (0.01 * t).exp() + -0.5).collect();
         assert_close32(&out, &want, F32_TRANSCENDENTAL, 1e-6, &what);
+        // -NI + -(-NI) is 0; -MIN wraps to MIN, and MIN - MIN is 0.
         let iwant: Vec<i32> = (0..n as i32)
-            .map(|i| 7 + -7 + (MIN.wrapping_neg().wrapping_sub(MIN)) + i)
+            .map(|i| NI.wrapping_neg() + NI + MIN.wrapping_neg().wrapping_sub(MIN) + i)
             .collect();
         assert_same(&iout, &iwant, &what);
     }
