@@ -69,3 +69,45 @@ fn domains_near_two_to_the_32_run_each_work_item_once() {
         assert!(counts.iter().all(|&c| c == 1), "{acc}: {:?}", &counts[..8]);
     }
 }
+
+/// A step that is 0 at run time skips the loop on every accelerator (D16:
+/// the CPU accelerator failed the launch, GPUs skipped the loop); a literal
+/// `step_by(0)` does not compile (`tests/ui/kernel_step_by_zero.rs`).
+#[test]
+fn a_zero_step_skips_the_loop_everywhere() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9510 + k as u64);
+        let n = 200;
+        let steps: Vec<i32> = (0..n)
+            .map(|i| if i % 3 == 0 { 0 } else { rng.range(1, 5) })
+            .collect();
+        let mut out = vec![POISON_I32; n];
+        {
+            let s = ArrayView::new([n as i32], &steps).unwrap();
+            let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+            parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+                let mut sum = 1000;
+                for v in (0..40).step_by(s[idx] as usize) {
+                    sum += v;
+                }
+                for v in (5..=9).step_by(s[idx] as usize) {
+                    sum += v * 100;
+                }
+                o[idx] = sum;
+            })
+            .unwrap();
+        }
+        let want: Vec<i32> = steps
+            .iter()
+            .map(|&s| {
+                if s == 0 {
+                    1000
+                } else {
+                    1000 + (0..40).step_by(s as usize).sum::<i32>()
+                        + (5..=9).step_by(s as usize).map(|v| v * 100).sum::<i32>()
+                }
+            })
+            .collect();
+        assert_same(&out, &want, &what);
+    }
+}

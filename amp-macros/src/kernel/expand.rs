@@ -666,9 +666,18 @@ fn native_stmt(s: &Stmt) -> TokenStream {
             };
             match step {
                 Some(s) => {
+                    // A step of 0 skips the loop, as on GPUs (Rust would
+                    // panic); the range is evaluated before the step, as in
+                    // Rust.
                     let s = native_expr(s);
                     let f = kpath("ops::cast");
-                    quote_spanned!(span=> for #name in #range.step_by(#f::<usize, _>(#s)) { #body })
+                    quote_spanned!(span=> for #name in {
+                        let __amp_range = #range;
+                        let __amp_step = #f::<usize, _>(#s);
+                        __amp_range
+                            .step_by(__amp_step.max(1))
+                            .take(if __amp_step == 0 { 0 } else { usize::MAX })
+                    } { #body })
                 }
                 None => quote_spanned!(span=> for #name in #range { #body }),
             }

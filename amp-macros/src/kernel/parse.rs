@@ -850,6 +850,18 @@ impl Resolver<'_> {
         let (range, step) = match &*f.expr {
             syn::Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 => {
                 let step = strip_usize_cast(&m.args[0]);
+                if let syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(i),
+                    ..
+                }) = strip_parens(step)
+                    && i.base10_parse::<u128>().is_ok_and(|v| v == 0)
+                {
+                    self.errors.at(
+                        &m.args[0],
+                        "`step_by(0)` never advances (Rust panics on it): a kernel `for` loop needs a step of at least 1; a step that is 0 at run time skips the loop on every accelerator",
+                    );
+                    return None;
+                }
                 (strip_parens(&m.receiver), Some(step))
             }
             other => (strip_parens(other), None),
