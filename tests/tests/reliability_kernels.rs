@@ -111,3 +111,153 @@ fn a_zero_step_skips_the_loop_everywhere() {
         assert_same(&out, &want, &what);
     }
 }
+
+/// Statements inside block and `if` expressions run where Rust runs them
+/// (D11): `&&` and `||` short-circuit their right operand's effects, and
+/// an operand is read before the statements of the operands after it.
+#[test]
+fn effects_in_expressions_run_in_rust_order() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9520 + k as u64);
+        let n = 256;
+        let a = i32s(&mut rng, n, -50, 50);
+        let mut o = vec![POISON_I32; n];
+        let mut p = vec![POISON_I32; n];
+        let mut q = vec![POISON_I32; n * 4];
+        {
+            let av = ArrayView::new([n as i32], &a).unwrap();
+            let ov = ArrayView::new_mut([n as i32], &mut o).unwrap();
+            let pv = ArrayView::new_mut([n as i32], &mut p).unwrap();
+            let qv = ArrayView::new_mut([n as i32, 4], &mut q).unwrap();
+            parallel_for_each!(view, ov.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                ov[idx] = -1;
+                pv[idx] = -1;
+                // The block runs only where `i >= 2`.
+                if i >= 2 && {
+                    ov[idx] = 7;
+                    true
+                } {
+                    pv[idx] = 1;
+                }
+                // ... and only where `av[idx] <= 0`.
+                let skipped = av[idx] > 0 || {
+                    pv[idx] += 100;
+                    false
+                };
+                // `x` is read before the block assigns it.
+                let mut x = av[idx];
+                let y = x + {
+                    x = 10;
+                    0
+                };
+                let z = {
+                    x += 1;
+                    x
+                } * x;
+                qv[[i, 0]] = y;
+                qv[[i, 1]] = z;
+                qv[[i, 2]] = if skipped { 1 } else { 0 };
+                // Call arguments, left to right.
+                let mut c = i;
+                qv[[i, 3]] = c.min({
+                    c = -c;
+                    c
+                }) * 1000
+                    + c;
+            })
+            .unwrap();
+        }
+        for i in 0..n {
+            let iw = i as i32;
+            let wo = if iw >= 2 { 7 } else { -1 };
+            let mut wp = if iw >= 2 { 1 } else { -1 };
+            let skipped = a[i] > 0;
+            if !skipped {
+                wp += 100;
+            }
+            assert_eq!(o[i], wo, "{what}: o[{i}]");
+            assert_eq!(p[i], wp, "{what}: p[{i}]");
+            assert_eq!(
+                &q[i * 4..i * 4 + 4],
+                &[a[i], 11 * 11, skipped as i32, iw.min(-iw) * 1000 - iw],
+                "{what}: q[{i}]"
+            );
+        }
+    }
+}
+
+/// The index of a compound assignment is evaluated once, after the value
+/// (D12: the CPU form evaluated `arr[{ j += 1; j } as usize] += 5`'s index
+/// twice), on local arrays and containers alike.
+#[test]
+fn compound_assignment_indices_are_evaluated_once() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9530 + k as u64);
+        let n = 128;
+        let start = i32s(&mut rng, n, 0, 4);
+        let mut out = vec![POISON_I32; n * 16];
+        {
+            let s = ArrayView::new([n as i32], &start).unwrap();
+            let o = ArrayView::new_mut([n as i32, 16], &mut out).unwrap();
+            parallel_for_each!(view, s.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let mut arr = [0i32; 12];
+                let mut j = s[idx];
+                arr[{
+                    j += 1;
+                    j
+                } as usize] += 5;
+                // The value first (Rust's order for primitives), then the
+                // place: `j` is 10x, then one more.
+                arr[{
+                    j += 1;
+                    j
+                } as usize] = {
+                    j *= 2;
+                    j
+                };
+                for c in 0..12 {
+                    o[[i, c]] = arr[c as usize];
+                }
+                let mut m = s[idx];
+                o[[i, 12]] = 0;
+                o[[
+                    i,
+                    {
+                        m += 12;
+                        m
+                    } % 4
+                        + 12,
+                ]] += 3;
+                o[[i, 13]] = j;
+                o[[i, 14]] = m;
+            })
+            .unwrap();
+        }
+        for i in 0..n {
+            let mut arr = [0i32; 12];
+            let mut j = start[i];
+            arr[{
+                j += 1;
+                j
+            } as usize] += 5;
+            arr[{
+                j += 1;
+                j
+            } as usize] = {
+                j *= 2;
+                j
+            };
+            let mut row = [POISON_I32; 16];
+            row[..12].copy_from_slice(&arr);
+            let m = start[i] + 12;
+            row[12] = 0;
+            let at = (m % 4 + 12) as usize;
+            row[at] = row[at].wrapping_add(3);
+            row[13] = j;
+            row[14] = m;
+            assert_eq!(&out[i * 16..i * 16 + 16], &row, "{what}: row {i}");
+        }
+    }
+}

@@ -442,6 +442,31 @@ fn is_const(e: &Expr) -> bool {
     }
 }
 
+/// Whether a line hoisted before a statement only declares a new name (a
+/// `let` or a `var` with its initialiser): evaluating it early changes
+/// nothing the rest of the statement reads.
+fn is_pure_line(line: &str) -> bool {
+    let l = line.trim_start();
+    l.starts_with("let ") || l.starts_with("var ")
+}
+
+/// Whether a value's text reads nothing that statements can change: a
+/// literal or a temporary of the writer (bound once).
+fn is_stable(text: &str) -> bool {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_digit() => true,
+        Some('-') => chars.next().is_some_and(|c| c.is_ascii_digit()),
+        _ => {
+            text == "true"
+                || text == "false"
+                || text
+                    .strip_prefix("amp_t")
+                    .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        }
+    }
+}
+
 /// Operators whose constant evaluation can fail in WGSL.
 fn is_arithmetic(op: BinOp) -> bool {
     matches!(
@@ -766,9 +791,15 @@ impl Writer<'_> {
                 }
             }
             StmtKind::Assign(place, op, e) => {
+                // As in Rust, the value first, then the place.
                 let mut pre = Vec::new();
+                let mut value = vec![self.expr(e, &mut pre)?];
+                let end = pre.len();
                 let (target, target_ty) = self.place(place, span, &mut pre)?;
-                let value = self.expr(e, &mut pre)?;
+                if !pre[end..].iter().all(|l| is_pure_line(l)) {
+                    self.bind_before(&mut value, &[end], &mut pre);
+                }
+                let value = value.pop().expect("one value");
                 let value = match op {
                     None => value.0,
                     Some(op) => {
@@ -832,14 +863,13 @@ impl Writer<'_> {
                 let ty = self.local_type(*var, span)?;
                 let tw = type_wgsl(&ty);
                 let mut pre = Vec::new();
-                let start = self.expr(start, &mut pre)?;
-                let end = self.expr(end, &mut pre)?;
+                let mut header: Vec<&Expr> = vec![start, end];
+                header.extend(step.as_ref());
+                let mut vals = self.seq(&header, &mut pre)?.into_iter();
+                let (start, end) = (vals.next().expect("start"), vals.next().expect("end"));
                 let stepped = step.is_some();
-                let step = match step {
-                    Some(s) => {
-                        let v = self.expr(s, &mut pre)?;
-                        format!("{tw}({})", v.0)
-                    }
+                let step = match vals.next() {
+                    Some(v) => format!("{tw}({})", v.0),
                     None => format!("{tw}(1)"),
                 };
                 self.flush_pre(pre);
@@ -1024,6 +1054,39 @@ impl Writer<'_> {
         Ok((name, ret))
     }
 
+    /// Writes `es` in Rust's order, left to right. Their statements are
+    /// hoisted before the enclosing statement, so when a later operand's
+    /// statements may have effects (an assignment in a block), every earlier
+    /// operand's value is first bound to a `let` placed before them: it is
+    /// the value Rust computed before those effects.
+    fn seq(&mut self, es: &[&Expr], pre: &mut Vec<String>) -> Result<Vec<(String, Type)>> {
+        let mut vals: Vec<(String, Type)> = Vec::with_capacity(es.len());
+        // Where each value's statements end in `pre`.
+        let mut ends: Vec<usize> = Vec::with_capacity(es.len());
+        for e in es {
+            let start = pre.len();
+            let v = self.expr(e, pre)?;
+            if !pre[start..].iter().all(|l| is_pure_line(l)) {
+                self.bind_before(&mut vals, &ends, pre);
+            }
+            vals.push(v);
+            ends.push(pre.len());
+        }
+        Ok(vals)
+    }
+
+    /// Binds each of `vals` that is not stable to a `let` at its place in
+    /// `pre` (`ends[k]`: where value `k`'s statements ended).
+    fn bind_before(&mut self, vals: &mut [(String, Type)], ends: &[usize], pre: &mut Vec<String>) {
+        for k in (0..vals.len()).rev() {
+            if !is_stable(&vals[k].0) {
+                let tmp = self.fresh();
+                pre.insert(ends[k], format!("let {tmp} = {};", vals[k].0));
+                vals[k].0 = tmp;
+            }
+        }
+    }
+
     fn fresh(&mut self) -> String {
         self.tmp += 1;
         self.namer.internal(&format!("amp_t{}", self.tmp))
@@ -1150,9 +1213,8 @@ impl Writer<'_> {
                 _ => vec![e],
             }
         } else {
-            idx.iter()
-                .map(|x| self.expr(x, pre).map(|v| v.0))
-                .collect::<Result<_>>()?
+            let idx: Vec<&Expr> = idx.iter().collect();
+            self.seq(&idx, pre)?.into_iter().map(|v| v.0).collect()
         };
         let mut addr = format!("amp_p.amp_c{i}_off");
         for (d, comp) in comps.iter().enumerate() {
@@ -1264,9 +1326,32 @@ impl Writer<'_> {
                 _ => Err(compile_error(span, "a container used as a value")),
             },
             ExprKind::KernelIndex => Ok(("amp_idx".to_string(), Type::Index(self.kernel.rank))),
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), l, r) => {
+                let lv = self.expr(l, pre)?;
+                let mut rpre = Vec::new();
+                let rv = self.expr(r, &mut rpre)?;
+                if rpre.iter().all(|l| is_pure_line(l)) {
+                    pre.extend(rpre);
+                    return self.binary(*op, lv, rv, span, pre);
+                }
+                // The right operand's statements run only where Rust
+                // evaluates it: `&&` and `||` short-circuit.
+                let tmp = self.fresh();
+                pre.push(format!("var {tmp}: bool = {};", lv.0));
+                let test = if *op == BinOp::And {
+                    tmp.clone()
+                } else {
+                    format!("!{tmp}")
+                };
+                pre.push(format!("if ({test}) {{"));
+                pre.extend(rpre.into_iter().map(|l| format!("    {l}")));
+                pre.push(format!("    {tmp} = {};", rv.0));
+                pre.push("}".to_string());
+                Ok((tmp, Type::Scalar(Scalar::Bool)))
+            }
             ExprKind::Binary(op, l, r) => {
-                let mut lv = self.expr(l, pre)?;
-                let rv = self.expr(r, pre)?;
+                let mut vals = self.seq(&[l, r], pre)?.into_iter();
+                let (mut lv, rv) = (vals.next().expect("left"), vals.next().expect("right"));
                 if is_const(l) && is_const(r) && is_arithmetic(*op) {
                     // Constant operands would make a WGSL constant
                     // expression, where overflow, shifting bits out, division
@@ -1382,10 +1467,8 @@ impl Writer<'_> {
                 Ok((format!("{base}{suffix}"), ft))
             }
             ExprKind::MakeVector(n, sc, args) => {
-                let vals: Vec<String> = args
-                    .iter()
-                    .map(|a| self.expr(a, pre).map(|v| v.0))
-                    .collect::<Result<_>>()?;
+                let args: Vec<&Expr> = args.iter().collect();
+                let vals: Vec<String> = self.seq(&args, pre)?.into_iter().map(|v| v.0).collect();
                 if *sc == Scalar::F64 {
                     self.uses_f64 = true;
                 }
@@ -1397,32 +1480,30 @@ impl Writer<'_> {
                     return Err(compile_error(span, "not a struct"));
                 };
                 self.note(ty);
+                // Rust evaluates the fields in the order they are written.
+                let written: Vec<&Expr> = fields.iter().map(|(_, e)| e).collect();
+                let written_vals = self.seq(&written, pre)?;
                 let mut vals = Vec::new();
                 for (name, _) in &st.fields {
-                    let e = fields
+                    let k = fields
                         .iter()
-                        .find(|(f, _)| f == name)
-                        .map(|(_, e)| e)
+                        .position(|(f, _)| f == name)
                         .ok_or_else(|| compile_error(span, format!("field `{name}` is missing")))?;
-                    vals.push(self.expr(e, pre)?.0);
+                    vals.push(written_vals[k].0.clone());
                 }
                 Ok((format!("{}({})", st.name, vals.join(", ")), ty.clone()))
             }
             ExprKind::MakeTuple(items) => {
-                let mut vals = Vec::new();
-                let mut types = Vec::new();
-                for i in items {
-                    let (v, t) = self.expr(i, pre)?;
-                    vals.push(v);
-                    types.push(t);
-                }
+                let items: Vec<&Expr> = items.iter().collect();
+                let (vals, types): (Vec<String>, Vec<Type>) =
+                    self.seq(&items, pre)?.into_iter().unzip();
                 let ty = Type::Tuple(types);
                 self.note(&ty);
                 Ok((format!("{}({})", type_wgsl(&ty), vals.join(", ")), ty))
             }
             ExprKind::IndexComponent(x, k) => {
-                let (v, _) = self.expr(x, pre)?;
-                let (kv, _) = self.expr(k, pre)?;
+                let mut vals = self.seq(&[x, k], pre)?.into_iter();
+                let (v, kv) = (vals.next().expect("index").0, vals.next().expect("k").0);
                 let base = if v.chars().all(|c| c.is_alphanumeric() || c == '_') {
                     v
                 } else {
@@ -1433,18 +1514,17 @@ impl Writer<'_> {
                 Ok((format!("{base}[{kv}]"), Type::Scalar(Scalar::I32)))
             }
             ExprKind::MakeIndex(parts) => {
-                let vals: Vec<String> = parts
-                    .iter()
-                    .map(|p| self.expr(p, pre).map(|v| v.0))
-                    .collect::<Result<_>>()?;
+                let refs: Vec<&Expr> = parts.iter().collect();
+                let vals: Vec<String> = self.seq(&refs, pre)?.into_iter().map(|v| v.0).collect();
                 Ok((
                     format!("array<i32, {}>({})", parts.len(), vals.join(", ")),
                     Type::Index(parts.len() as u32),
                 ))
             }
             ExprKind::ArrayElement(a, i) => {
-                let (av, at) = self.expr(a, pre)?;
-                let (iv, _) = self.expr(i, pre)?;
+                let mut vals = self.seq(&[a, i], pre)?.into_iter();
+                let ((av, at), (iv, _)) =
+                    (vals.next().expect("array"), vals.next().expect("index"));
                 let elem = match at {
                     Type::Array(elem, _) => *elem,
                     Type::Index(_) => Type::Scalar(Scalar::I32),
@@ -1460,10 +1540,10 @@ impl Writer<'_> {
                 Ok((format!("{base}[{iv}]"), elem))
             }
             ExprKind::MakeArray(items) => {
+                let refs: Vec<&Expr> = items.iter().collect();
                 let mut vals = Vec::new();
                 let mut elem = Type::Scalar(Scalar::I32);
-                for i in items {
-                    let (v, t) = self.expr(i, pre)?;
+                for (v, t) in self.seq(&refs, pre)? {
                     vals.push(v);
                     elem = t;
                 }
@@ -1479,18 +1559,14 @@ impl Writer<'_> {
                 Ok((format!("{}({})", type_wgsl(&ty), vals.join(", ")), ty))
             }
             ExprKind::CallFn(f, args, type_args) => {
-                let vals: Vec<String> = args
-                    .iter()
-                    .map(|a| self.expr(a, pre).map(|v| v.0))
-                    .collect::<Result<_>>()?;
+                let refs: Vec<&Expr> = args.iter().collect();
+                let vals: Vec<String> = self.seq(&refs, pre)?.into_iter().map(|v| v.0).collect();
                 let (name, ret) = self.function(*f, type_args, span)?;
                 Ok((format!("{name}({})", vals.join(", ")), ret))
             }
             ExprKind::Call(f, args) => {
-                let mut vals: Vec<(String, Type)> = args
-                    .iter()
-                    .map(|a| self.expr(a, pre))
-                    .collect::<Result<_>>()?;
+                let refs: Vec<&Expr> = args.iter().collect();
+                let mut vals: Vec<(String, Type)> = self.seq(&refs, pre)?;
                 if !vals.is_empty() && args.iter().all(is_const) {
                     // As for binary operators: `(-1.0f32).sqrt()` is NaN.
                     let tmp = self.fresh();

@@ -583,43 +583,46 @@ fn native_stmt(s: &Stmt) -> TokenStream {
                         quote_spanned!(span=> #name = #v;)
                     }
                 },
+                // As Rust does for primitives: the value first, then the
+                // place, whose index is evaluated once.
                 Place::ArrayElement(_, name, idx) => {
                     let idx = idx.iter().map(native_expr).collect::<Vec<_>>();
                     let f = kpath("ops::cast");
-                    let target = quote!(#name #([#f::<usize, _>(#idx)])*);
-                    match op {
-                        None => quote_spanned!(span=> #target = #value;),
+                    let keys: Vec<_> = (0..idx.len())
+                        .map(|k| format_ident!("__amp_k{}", k))
+                        .collect();
+                    let target = quote!(#name #([#keys])*);
+                    let assign = match op {
+                        None => quote_spanned!(span=> #target = __amp_v;),
                         Some(op) if bit_assign(op).is_some() => {
                             let assign = bit_assign(op);
-                            quote_spanned!(span=> #target #assign #value;)
+                            quote_spanned!(span=> #target #assign __amp_v;)
                         }
                         Some(op) => {
-                            let v = native_binary(op, target.clone(), value, span);
+                            let v = native_binary(op, target.clone(), quote!(__amp_v), span);
                             quote_spanned!(span=> #target = #v;)
                         }
-                    }
+                    };
+                    quote_spanned!(span=> {
+                        let __amp_v = #value;
+                        #(let #keys = #f::<usize, _>(#idx);)*
+                        #assign
+                    })
                 }
-                Place::Element(_, name, idx) => {
+                Place::Element(_, name, idx) | Place::TileElement(_, name, idx) => {
                     let index = native_index(idx);
                     let store = kpath("Store::store");
-                    match op {
-                        None => quote_spanned!(span=> #store(#name, #index, #value);),
+                    let v = match op {
+                        None => quote!(__amp_v),
                         Some(op) => {
-                            let v = native_binary(op, quote!(#name.load(__amp_i)), value, span);
-                            quote_spanned!(span=> { let __amp_i = #index; #store(#name, __amp_i, #v); })
+                            native_binary(op, quote!(#name.load(__amp_i)), quote!(__amp_v), span)
                         }
-                    }
-                }
-                Place::TileElement(_, name, idx) => {
-                    let index = native_index(idx);
-                    let store = kpath("Store::store");
-                    match op {
-                        None => quote_spanned!(span=> #store(#name, #index, #value);),
-                        Some(op) => {
-                            let v = native_binary(op, quote!(#name.load(__amp_i)), value, span);
-                            quote_spanned!(span=> { let __amp_i = #index; #store(#name, __amp_i, #v); })
-                        }
-                    }
+                    };
+                    quote_spanned!(span=> {
+                        let __amp_v = #value;
+                        let __amp_i = #index;
+                        #store(#name, __amp_i, #v);
+                    })
                 }
             }
         }
