@@ -67,8 +67,10 @@ use core::fmt;
 /// The derive checks at compile time that the host layout equals WGSL's: no
 /// padding bytes anywhere (add explicit padding fields instead) and every
 /// field at the offset WGSL gives it. The WGSL struct has the Rust struct's
-/// name and field names, which therefore must not be WGSL keywords or
-/// reserved words.
+/// field names, which therefore must not be WGSL keywords or reserved words,
+/// and is named after the Rust struct with a hash of its module path
+/// (`Particle_5f0ec122`), so that structs of one name from different modules
+/// stay different types in one kernel.
 ///
 /// # Examples
 ///
@@ -90,14 +92,19 @@ use core::fmt;
 /// assert!(!Particle::REQUIRES_F64);
 ///
 /// let ty = Particle::element_type();
-/// assert_eq!(ty.name, "Particle");
+/// // The name, and a hash of the module path (structs of one name from
+/// // different modules are different WGSL types).
+/// assert!(ty.name.starts_with("Particle_"));
 /// let ElementKind::Struct { fields } = &ty.kind else { unreachable!() };
 /// let offsets: Vec<u32> = fields.iter().map(|f| f.offset).collect();
 /// assert_eq!(offsets, [0, 16, 32, 36]);
 /// assert_eq!(
 ///     ty.wgsl_declarations(),
-///     "struct Particle {\n    position: vec4<f32>,\n    velocity: vec4<f32>,\n    \
-///      mass: f32,\n    _pad: array<f32, 3>,\n}\n"
+///     format!(
+///         "struct {} {{\n    position: vec4<f32>,\n    velocity: vec4<f32>,\n    \
+///          mass: f32,\n    _pad: array<f32, 3>,\n}}\n",
+///         ty.name
+///     )
 /// );
 ///
 /// let p = Particle {
@@ -642,10 +649,13 @@ impl ElementType {
     ///     b: [Inner; 2],
     /// }
     ///
+    /// let (i, o) = (Inner::element_type().name, Outer::element_type().name);
     /// assert_eq!(
     ///     Outer::element_type().wgsl_declarations(),
-    ///     "struct Inner {\n    v: vec3<f32>,\n}\n\n\
-    ///      struct Outer {\n    a: Inner,\n    b: array<Inner, 2>,\n}\n"
+    ///     format!(
+    ///         "struct {i} {{\n    v: vec3<f32>,\n}}\n\n\
+    ///          struct {o} {{\n    a: {i},\n    b: array<{i}, 2>,\n}}\n"
+    ///     )
     /// );
     /// assert_eq!(f32::element_type().wgsl_declarations(), "");
     /// ```
@@ -871,16 +881,27 @@ impl<const N: usize> StructLayout<N> {
     }
 }
 
-/// Builds the [`ElementType`] of a `#[derive(Element)]` struct.
+/// Builds the [`ElementType`] of a `#[derive(Element)]` struct whose path
+/// is `path` (`module_path!()::Name`).
+///
+/// Its WGSL name is the struct's name and a hash of its path, so that two
+/// structs of one name from different modules are different WGSL types
+/// (they shared one declaration, and one layout), and no struct name meets
+/// a name the runtime declares (`AmpParams`).
 ///
 /// Not part of the public API.
 #[doc(hidden)]
 #[must_use]
 pub fn struct_element_type<const N: usize>(
-    name: &str,
+    path: &str,
     fields: [(&str, ElementType); N],
     layout: &StructLayout<N>,
 ) -> ElementType {
+    let base = path.rsplit("::").next().unwrap_or(path);
+    let hash = path.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    let name = format!("{base}_{hash:08x}");
     let to_u32 = |n: usize| u32::try_from(n).expect("the struct's size does not fit in a u32");
     let fields = fields
         .into_iter()

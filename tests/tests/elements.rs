@@ -29,7 +29,18 @@ fn layout<T: Element>() -> (String, u32, u32, u32) {
     assert_eq!(ty.size as usize, T::WGSL_MEMBER_SIZE, "{ty}: member size");
     assert_eq!(ty.align as usize, T::WGSL_ALIGN, "{ty}: alignment");
     assert_eq!(ty.requires_f64(), T::REQUIRES_F64, "{ty}: f64");
-    (ty.name.clone(), ty.size, ty.align, ty.stride())
+    (unhashed(&ty.name), ty.size, ty.align, ty.stride())
+}
+
+/// A derived struct's WGSL name without the hash of its module path
+/// (`Particle_1a2b3c4d` is `Particle`); other names unchanged.
+fn unhashed(name: &str) -> String {
+    match name.rsplit_once('_') {
+        Some((base, hash)) if hash.len() == 8 && hash.chars().all(|c| c.is_ascii_hexdigit()) => {
+            base.to_string()
+        }
+        _ => name.to_string(),
+    }
 }
 
 /// Every scalar and short vector has WGSL's size, alignment and stride, on
@@ -194,7 +205,10 @@ fn fields(ty: &ElementType) -> Vec<(&str, u32)> {
 #[test]
 fn derived_struct_offsets_match_the_host() {
     let p = Particle::element_type();
-    assert_eq!((p.name.as_str(), p.size, p.align), ("Particle", 48, 16));
+    assert_eq!(
+        (unhashed(&p.name).as_str(), p.size, p.align),
+        ("Particle", 48, 16)
+    );
     assert_eq!(
         fields(&p),
         [
@@ -251,22 +265,35 @@ fn derived_struct_offsets_match_the_host() {
 /// The WGSL declarations: nested structs first, each once.
 #[test]
 fn derived_struct_declarations() {
+    // Struct names carry a hash of their module path (two structs of one
+    // name from different modules are different WGSL types).
+    let (p, c) = (Particle::element_type().name, Cluster::element_type().name);
+    assert!(
+        p.starts_with("Particle_") && c.starts_with("Cluster_"),
+        "{p} {c}"
+    );
     assert_eq!(
         Cluster::element_type().wgsl_declarations(),
-        "struct Particle {\n    position: vec4<f32>,\n    velocity: vec4<f32>,\n    mass: f32,\n    \
-         _pad: array<f32, 3>,\n}\n\n\
-         struct Cluster {\n    center: vec3<f32>,\n    members: array<Particle, 2>,\n    \
-         leader: Particle,\n    color: vec2<f32>,\n    id: u32,\n    weight: f32,\n}\n"
+        format!(
+            "struct {p} {{\n    position: vec4<f32>,\n    velocity: vec4<f32>,\n    mass: f32,\n    \
+             _pad: array<f32, 3>,\n}}\n\n\
+             struct {c} {{\n    center: vec3<f32>,\n    members: array<{p}, 2>,\n    \
+             leader: {p},\n    color: vec2<f32>,\n    id: u32,\n    weight: f32,\n}}\n"
+        )
     );
+    let fr = Frame::element_type().name;
     assert_eq!(
         Frame::element_type().wgsl_declarations(),
-        "struct Frame {\n    origin: vec3<f64>,\n    scale: vec2<f64>,\n    time: f64,\n    \
-         step: i32,\n    flags: u32,\n}\n"
+        format!(
+            "struct {fr} {{\n    origin: vec3<f64>,\n    scale: vec2<f64>,\n    time: f64,\n    \
+             step: i32,\n    flags: u32,\n}}\n"
+        )
     );
     // The over-alignment is explicit, so WGSL agrees on it.
+    let al = Aligned::element_type().name;
     assert_eq!(
         Aligned::element_type().wgsl_declarations(),
-        "struct Aligned {\n    @align(16) a: f32,\n    b: f32,\n    c: vec2<i32>,\n}\n"
+        format!("struct {al} {{\n    @align(16) a: f32,\n    b: f32,\n    c: vec2<i32>,\n}}\n")
     );
 }
 

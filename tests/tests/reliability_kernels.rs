@@ -261,3 +261,91 @@ fn compound_assignment_indices_are_evaluated_once() {
         }
     }
 }
+
+/// Two structs named `State` from different modules.
+mod first {
+    use amp_core::Element;
+
+    /// A state of three `i32`.
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq, Element)]
+    pub(crate) struct State {
+        pub(crate) a: i32,
+        pub(crate) b: i32,
+        pub(crate) c: i32,
+    }
+}
+
+mod second {
+    use amp_core::Element;
+
+    /// A state of one `f32` and one `i32`, in another order.
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq, Element)]
+    pub(crate) struct State {
+        pub(crate) x: f32,
+        pub(crate) a: i32,
+    }
+}
+
+/// A struct named like the runtime's parameter block.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, amp_core::Element)]
+struct AmpParams {
+    total: u32,
+    scale: f32,
+}
+
+/// Structs of one name from different modules keep their own layouts in
+/// one kernel, and a struct may be named `AmpParams` (D13: WGSL used the
+/// bare Rust name, so both `State`s shared one declaration, and `AmpParams`
+/// collided with the parameter block).
+#[test]
+fn structs_of_one_name_keep_their_layouts() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9540 + k as u64);
+        let n = 100;
+        let firsts: Vec<first::State> = (0..n)
+            .map(|_| first::State {
+                a: rng.range(-100, 100),
+                b: rng.range(-100, 100),
+                c: rng.range(-100, 100),
+            })
+            .collect();
+        let params: Vec<AmpParams> = (0..n)
+            .map(|_| AmpParams {
+                total: rng.range(0, 1000) as u32,
+                scale: rng.range(-10, 10) as f32 * 0.5,
+            })
+            .collect();
+        let mut seconds = vec![
+            second::State {
+                x: f32::NAN,
+                a: POISON_I32
+            };
+            n
+        ];
+        {
+            let f = ArrayView::new([n as i32], &firsts).unwrap();
+            let p = ArrayView::new([n as i32], &params).unwrap();
+            let s = ArrayView::new_mut([n as i32], &mut seconds).unwrap();
+            parallel_for_each!(view, s.extent(), |idx: Index<1>| {
+                let v = f[idx];
+                let q = p[idx];
+                let local = second::State {
+                    x: (v.a + v.c) as f32 * q.scale,
+                    a: v.b * 2 + q.total as i32,
+                };
+                s[idx] = local;
+            })
+            .unwrap();
+        }
+        for i in 0..n {
+            let want = second::State {
+                x: (firsts[i].a + firsts[i].c) as f32 * params[i].scale,
+                a: firsts[i].b * 2 + params[i].total as i32,
+            };
+            assert_eq!(seconds[i], want, "{what}: {i}");
+        }
+    }
+}

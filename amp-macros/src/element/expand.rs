@@ -85,7 +85,7 @@ pub(super) fn expand(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
 
                 fn element_type() -> ::amp_core::ElementType {
                     ::amp_core::__private::struct_element_type(
-                        #name_str,
+                        ::core::concat!(::core::module_path!(), "::", #name_str),
                         [#(#field_types),*],
                         &LAYOUT,
                     )
