@@ -349,3 +349,188 @@ fn structs_of_one_name_keep_their_layouts() {
         }
     }
 }
+
+/// Constant vector expressions give Rust's (wrapping, guarded) results
+/// instead of WGSL that does not parse (D14: `Int2::new(7, 8) /
+/// Int2::new(0, 1)` and `Float2` overflow were constant-evaluated by the
+/// shader compiler, which rejects division by zero and infinities).
+#[test]
+fn constant_vector_expressions() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9550 + k as u64);
+        let n = 64;
+        let a = i32s(&mut rng, n, -100, 100);
+        let mut out = vec![Int2::new(POISON_I32, POISON_I32); n * 3];
+        let mut fout = vec![Float2::new(0.0, 0.0); n];
+        {
+            let av = ArrayView::new([n as i32], &a).unwrap();
+            let o = ArrayView::new_mut([n as i32, 3], &mut out).unwrap();
+            let fo = ArrayView::new_mut([n as i32], &mut fout).unwrap();
+            parallel_for_each!(view, av.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let q = Int2::new(7, 8) / Int2::new(0, 1);
+                let r = Int2::new(7, i32::MIN) % Int2::new(0, -1);
+                let w = Int2::new(i32::MAX, 3) * Int2::new(2, 2) + Int2::new(av[idx], 0);
+                o[[i, 0]] = q;
+                o[[i, 1]] = r;
+                o[[i, 2]] = w;
+                fo[idx] = Float2::new(3.0e38, -3.0e38) * Float2::new(10.0, 10.0)
+                    + Float2::new(av[idx] as f32, 0.0);
+            })
+            .unwrap();
+        }
+        for i in 0..n {
+            // WGSL's (and the CPU form's) defined results: x / 0 == x,
+            // x % 0 == 0, i32::MIN % -1 == 0; integers wrap.
+            let want = [
+                Int2::new(7, 8),
+                Int2::new(0, 0),
+                Int2::new(i32::MAX.wrapping_mul(2).wrapping_add(a[i]), 6),
+            ];
+            assert_eq!(&out[i * 3..i * 3 + 3], &want, "{what}: {i}");
+            assert_eq!(
+                fout[i],
+                Float2::new(f32::INFINITY, f32::NEG_INFINITY),
+                "{what}: {i}"
+            );
+        }
+    }
+}
+
+/// Float results that are amp-rs's own lowering equal Rust's on every
+/// accelerator (D15): `!=` with NaN, `round` of infinities and signed
+/// zeros, `powf` of negative bases with integral exponents and of the
+/// special operands Rust defines, `sinh` and `tanh` of small arguments
+/// (drivers cancel exponentials there) and of large ones, `%` (C's fmod,
+/// exact where the quotient is below 2^24), `atan(NaN)`. What drivers may
+/// still do differently is in docs/kernel-language.md (section 5).
+#[test]
+fn float_special_values_match_rust() {
+    let xs: Vec<f32> = vec![
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.5,
+        -2.5,
+        2.5,
+        -3.0,
+        1e-4,
+        -3e-3,
+        0.05,
+        -0.09,
+        25.0,
+        -30.0,
+        1.0,
+        8_388_609.0,
+        -2.0,
+        100.0,
+        1000.5,
+        123.45,
+        -100.0,
+        -0.0,
+    ];
+    let ys: Vec<f32> = vec![
+        2.0,
+        3.0,
+        -1.0,
+        0.0,
+        f32::NAN,
+        0.5,
+        -2.0,
+        4.0,
+        5.0,
+        0.0,
+        3.0,
+        1.0,
+        2.0,
+        -3.0,
+        1.0,
+        0.0,
+        2.0,
+        f32::NAN,
+        1.0,
+        1.5,
+        0.7,
+        0.3,
+        0.1,
+        -0.7,
+        1.0,
+    ];
+    let n = xs.len();
+    for (view, what) in all_views() {
+        let mut out = vec![f32::from_bits(0x7fbad000); n * 8];
+        {
+            let xv = ArrayView::new([n as i32], &xs).unwrap();
+            let yv = ArrayView::new([n as i32], &ys).unwrap();
+            let o = ArrayView::new_mut([n as i32, 8], &mut out).unwrap();
+            parallel_for_each!(view, xv.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let x = xv[idx];
+                let y = yv[idx];
+                o[[i, 0]] = if x != x { 1.0 } else { 0.0 };
+                o[[i, 1]] = if x != y { 1.0 } else { 0.0 };
+                o[[i, 2]] = x.round();
+                o[[i, 3]] = x.powf(y);
+                o[[i, 4]] = x.sinh();
+                o[[i, 5]] = x.tanh();
+                o[[i, 6]] = x % y;
+                o[[i, 7]] = x.atan();
+            })
+            .unwrap();
+        }
+        for i in 0..n {
+            let (x, y) = (xs[i], ys[i]);
+            let got = &out[i * 8..i * 8 + 8];
+            let exact = [
+                f32::from(x.is_nan()),
+                f32::from(x != y),
+                x.round(),
+                x.powf(y),
+                0.0,
+                0.0,
+                x % y,
+            ];
+            for (k, (g, w)) in got
+                .iter()
+                .zip(exact)
+                .enumerate()
+                .filter(|(k, _)| ![4, 5].contains(k))
+            {
+                let same = (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits();
+                // pow: exact where Rust's result is exact, else WGSL's
+                // `pow` accuracy (3 ULP in f32, relative).
+                let close = k == 3 && close32(*g, w, 1e-6, 0.0) && g.signum() == w.signum()
+                    // `%`: within the rounding of `y * trunc(x / y)`, 4 ULP
+                    // of `x`, where the driver does not fuse `fma`
+                    // (lavapipe); exact where it does and on the CPU.
+                    || k == 6 && close32(*g, w, 0.0, 4.0 * f32::EPSILON * x.abs());
+                assert!(
+                    same || close,
+                    "{what}: column {k} of x={x:e} y={y:e}: got {g:e} ({:#x}), want {w:e} ({:#x})",
+                    g.to_bits(),
+                    w.to_bits()
+                );
+            }
+            for (k, w) in [(4, x.sinh()), (5, x.tanh()), (7, x.atan())] {
+                let g = got[k];
+                // Infinities and NaN exactly; small arguments within 1e-6
+                // relative (they were 1e-1 off); others within the
+                // transcendental tolerance.
+                // (atan: WGSL's accuracy everywhere, 4096 ULP.)
+                let rel = if x.abs() < 0.1 && k != 7 {
+                    1e-6
+                } else {
+                    F32_TRANSCENDENTAL
+                };
+                assert!(
+                    close32(g, w, rel, 0.0),
+                    "{what}: column {k} of x={x:e}: got {g:e}, want {w:e}"
+                );
+            }
+        }
+    }
+}

@@ -437,7 +437,8 @@ fn is_const(e: &Expr) -> bool {
         ExprKind::Lit(_) => true,
         ExprKind::Unary(_, x) | ExprKind::Cast(x, _) => is_const(x),
         ExprKind::Binary(_, l, r) => is_const(l) && is_const(r),
-        ExprKind::Call(_, args) => args.iter().all(is_const),
+        // `Int2::new(7, 8)`: a constant vector is constant-evaluated too.
+        ExprKind::Call(_, args) | ExprKind::MakeVector(_, _, args) => args.iter().all(is_const),
         _ => false,
     }
 }
@@ -1682,13 +1683,35 @@ impl Writer<'_> {
             let (l, r) = (widen(&l, &lt), widen(&r, &rt));
             return Ok(match op {
                 BinOp::Eq => (format!("all({l} == {r})"), Type::Scalar(Scalar::Bool)),
+                BinOp::Ne if matches!(sc, Scalar::F32 | Scalar::F64) => {
+                    // As for scalars: true where a component is NaN.
+                    (format!("(!all({l} == {r}))"), Type::Scalar(Scalar::Bool))
+                }
                 BinOp::Ne => (format!("any({l} != {r})"), Type::Scalar(Scalar::Bool)),
                 BinOp::Div | BinOp::Rem if sc.is_int() => {
-                    let zero = format!("{vw}({})", if sc == Scalar::I32 { "0i" } else { "0u" });
-                    let text = if op == BinOp::Div {
-                        format!("select({l} / {r}, {l}, {r} == {zero})")
+                    // As for scalars, component by component: the divisor
+                    // becomes 1 where Rust's wrapping result is WGSL's
+                    // (x / 0 == x, x % 0 == 0, MIN / -1 == MIN,
+                    // MIN % -1 == 0), so that no divisor is zero, not even
+                    // in a constant expression the shader compiler folds.
+                    let (lt, rt, d) = (self.fresh(), self.fresh(), self.fresh());
+                    pre.push(format!("let {lt} = {l};"));
+                    pre.push(format!("let {rt} = {r};"));
+                    let unsafe_divisor = if sc == Scalar::I32 {
+                        format!(
+                            "({rt} == {vw}(0i)) | (({lt} == {vw}(-2147483647i - 1i)) & ({rt} == {vw}(-1i)))"
+                        )
                     } else {
-                        format!("select({l} % {r}, {zero}, {r} == {zero})")
+                        format!("{rt} == {vw}(0u)")
+                    };
+                    let one = if sc == Scalar::I32 { "1i" } else { "1u" };
+                    pre.push(format!(
+                        "let {d} = select({rt}, {vw}({one}), {unsafe_divisor});"
+                    ));
+                    let text = match (op, sc) {
+                        (BinOp::Div, _) => format!("({lt} / {d})"),
+                        (_, Scalar::I32) => format!("({lt} - ({lt} / {d}) * {d})"),
+                        _ => format!("({lt} % {d})"),
                     };
                     (text, vt)
                 }
@@ -1756,8 +1779,39 @@ impl Writer<'_> {
                 }
             }
             (BinOp::Rem, false) => {
-                // Rust's float `%` truncates (C fmod), as WGSL's does.
-                format!("({l} % {r})")
+                // Rust's float `%` is C's fmod: exact, with the sign of
+                // `x`. WGSL's `x - y * trunc(x / y)` rounds the product
+                // (100 % 0.7 was 0.5999985, not 0.6000017) and loses the
+                // sign of a zero `x`. With a fused multiply-add the result is
+                // exact whenever the quotient is an integer below 2^24 (f32)
+                // or 2^53 (f64), and a quotient rounded across an integer is
+                // corrected by one step; a zero `x` is its own remainder.
+                let (x, y, q, m) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
+                pre.push(format!("let {x} = {l};"));
+                pre.push(format!("let {y} = {r};"));
+                pre.push(format!("let {q} = trunc({x} / {y});"));
+                pre.push(format!("var {m} = fma(-{q}, {y}, {x});"));
+                pre.push(format!(
+                    "if ({m} != 0.0 && (({m} < 0.0) != ({x} < 0.0))) {{ {m} = {m} + select(-abs({y}), abs({y}), {x} > 0.0); }}"
+                ));
+                pre.push(format!(
+                    "if (abs({m}) >= abs({y})) {{ {m} = {m} - select(-abs({y}), abs({y}), {x} > 0.0); }}"
+                ));
+                // A zero remainder has the sign of `x` (a constant: drivers
+                // may compute without signed zeros).
+                let neg_zero = if s == Scalar::F64 {
+                    "-0.0lf"
+                } else {
+                    "bitcast<f32>(0x80000000u)"
+                };
+                format!(
+                    "select(select({m}, select({x} - {x}, {neg_zero}, {x} < 0.0), {m} == 0.0), {x}, {x} == 0.0 && abs({y}) > 0.0)"
+                )
+            }
+            // `x != y` is true when either is NaN (IEEE, Rust); drivers
+            // may compile WGSL's `!=` to an ordered comparison, false then.
+            (BinOp::Ne, false) if matches!(s, Scalar::F32 | Scalar::F64) => {
+                format!("(!({l} == {r}))")
             }
             _ => format!("({l} {} {r})", op.wgsl()),
         }
@@ -1819,9 +1873,20 @@ impl Writer<'_> {
             Ceil => simple("ceil"),
             Round => {
                 // Rust rounds half away from zero; WGSL's round() to even.
-                let tmp = self.fresh();
-                pre.push(format!("let {tmp} = {};", a[0]));
-                format!("(trunc({tmp}) + trunc(({tmp} - trunc({tmp})) * 2.0))")
+                // Zeros (their sign), infinities and values too large to
+                // have a fraction are their own rounding (the formula gave
+                // NaN for infinities and +0.0 for -0.0).
+                let (x, t) = (self.fresh(), self.fresh());
+                pre.push(format!("let {x} = {};", a[0]));
+                pre.push(format!("let {t} = trunc({x});"));
+                let big = if ty == Type::Scalar(Scalar::F64) {
+                    "4503599627370496.0lf"
+                } else {
+                    "8388608.0f"
+                };
+                format!(
+                    "select({t} + trunc(({x} - {t}) * 2.0), {x}, abs({x}) >= {big} || {x} == 0.0)"
+                )
             }
             Trunc => simple("trunc"),
             Exp => simple("exp"),
@@ -1833,12 +1898,46 @@ impl Writer<'_> {
             Tan => simple("tan"),
             Asin => simple("asin"),
             Acos => simple("acos"),
-            Atan => simple("atan"),
+            // NaN in, NaN out (lavapipe's `atan(NaN)` is 0).
+            Atan => {
+                let x = self.fresh();
+                pre.push(format!("let {x} = {};", a[0]));
+                format!("select(atan({x}), {x}, !({x} == {x}))")
+            }
             Atan2 => simple("atan2"),
-            Sinh => simple("sinh"),
+            // Drivers compute sinh and tanh from exponentials, which
+            // cancel for small arguments (lavapipe: relative errors of 1e-1
+            // near 1e-4); their Taylor series are exact there in f32.
+            Sinh => {
+                let x = self.fresh();
+                pre.push(format!("let {x} = {};", a[0]));
+                format!(
+                    "select(sinh({x}), {x} * (1.0 + {x} * {x} * (1.0 / 6.0 + {x} * {x} * (1.0 / 120.0 + {x} * {x} / 5040.0))), abs({x}) < 0.1)"
+                )
+            }
             Cosh => simple("cosh"),
-            Tanh => simple("tanh"),
-            Powf => simple("pow"),
+            Tanh => {
+                // Also 1 (with the sign) beyond 20, where exp overflows.
+                let x = self.fresh();
+                pre.push(format!("let {x} = {};", a[0]));
+                format!(
+                    "select(select(tanh({x}), sign({x}), abs({x}) > 20.0), {x} * (1.0 - {x} * {x} * (1.0 / 3.0 - {x} * {x} * (2.0 / 15.0 - {x} * {x} * 17.0 / 315.0))), abs({x}) < 0.1)"
+                )
+            }
+            Powf => {
+                // Rust's `powf`: a negative base with an integral exponent
+                // is defined (WGSL's `pow` is `exp2(y * log2(x))`: NaN), and
+                // `x.powf(0.0)` and `1.0.powf(y)` are 1 whatever the other
+                // operand (NaN included).
+                let (x, y, p) = (self.fresh(), self.fresh(), self.fresh());
+                pre.push(format!("let {x} = {};", a[0]));
+                pre.push(format!("let {y} = {};", a[1]));
+                pre.push(format!("let {p} = pow(abs({x}), {y});"));
+                // A NaN operand gives NaN (lavapipe's `pow(NaN, 2.0)` is 0).
+                format!(
+                    "select(select(select({p}, select(bitcast<f32>(0x7fc00000u), select({p}, -{p}, trunc({y} * 0.5) != {y} * 0.5), trunc({y}) == {y}), (bitcast<u32>({x}) >> 31u) == 1u), bitcast<f32>(0x7fc00000u), !({x} == {x}) || !({y} == {y})), 1.0, {y} == 0.0 || {x} == 1.0)"
+                )
+            }
             MulAdd => simple("fma"),
             Signum => {
                 // Rust's `signum`: 1 for +0.0, -1 for -0.0, NaN for NaN
