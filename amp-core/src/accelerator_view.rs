@@ -18,7 +18,8 @@ use parking_lot::Mutex;
 use crate::backend::device::DeviceContext;
 use crate::backend::failure::{Channel, Failure, Failures};
 use crate::backend::storage::{CpuMem, TransferCounters};
-use crate::{Accelerator, CompletionFuture, QueuingMode, Result};
+use crate::kernel::cancel::{self, CancelToken, Panic};
+use crate::{Accelerator, CompletionFuture, Error, QueuingMode, Result};
 
 /// An automatic-mode batch is submitted once it holds this many commands.
 pub(crate) const AUTOMATIC_MAX_COMMANDS: u32 = 256;
@@ -33,6 +34,8 @@ struct HostCommand {
     run: Box<dyn FnOnce() -> Result<()> + Send>,
     written: Vec<Arc<CpuMem>>,
     own: Option<Arc<std::sync::OnceLock<Arc<Failure>>>>,
+    /// The view's cancel epoch when it was recorded.
+    epoch: u64,
 }
 /// A callback run when the batch holding its command is submitted.
 type OnSubmit = Box<dyn FnOnce() + Send>;
@@ -71,6 +74,10 @@ struct ViewInner {
     transfers: TransferCounters,
     /// Failures of the view's host commands not yet reported.
     failures: Failures,
+    /// Bumped by `cancel`: host commands recorded before it stop.
+    cancel_epoch: Arc<AtomicU64>,
+    /// How long one host command may run (`set_timeout`).
+    timeout: Mutex<Option<Duration>>,
 }
 
 /// Runs a CPU view's host batches one at a time, in submission order,
@@ -180,6 +187,8 @@ impl AcceleratorView {
                 host_order: HostOrder::default(),
                 transfers: TransferCounters::default(),
                 failures: Failures::new(Channel::View),
+                cancel_epoch: Arc::new(AtomicU64::new(0)),
+                timeout: Mutex::new(None),
             }),
         }
     }
@@ -360,6 +369,116 @@ impl AcceleratorView {
         }
     }
 
+    /// Cancels the CPU kernels recorded on this view so far: a running one
+    /// stops at its next loop iteration or work item, pending ones fail
+    /// when their batch runs. Each fails with [`Error::Cancelled`] and its
+    /// writes are rolled back (its data is as it was before the launch); the
+    /// error is reported like any failed kernel's (see [`flush`]). Commands
+    /// recorded after the call run normally. Returns at once; [`wait`] waits
+    /// for the cancelled kernels to stop.
+    ///
+    /// Device copies, and every command of a GPU view, are not cancelled:
+    /// a GPU cannot interrupt a running shader. (On a GPU a runaway kernel is
+    /// stopped by the driver's watchdog, if it has one, which loses the
+    /// device: [`Error::AcceleratorViewRemoved`]; on llvmpipe the loop guard
+    /// loses it after 64,000 iterations.)
+    ///
+    /// Has no direct C++ AMP counterpart: there, a runaway kernel is ended by
+    /// the Windows watchdog (TDR) as `accelerator_view_removed`. See also
+    /// [`set_timeout`](Self::set_timeout).
+    ///
+    /// [`flush`]: Self::flush
+    /// [`wait`]: Self::wait
+    /// [`Error::Cancelled`]: crate::Error::Cancelled
+    /// [`Error::AcceleratorViewRemoved`]: crate::Error::AcceleratorViewRemoved
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::prelude::*;
+    /// use amp_core::Error;
+    /// use std::time::Duration;
+    ///
+    /// let view = Accelerator::cpu().create_view(QueuingMode::Automatic);
+    /// let mut data = vec![1, 2, 3, 4];
+    /// let v = ArrayView::new_mut([4], &mut data)?;
+    /// let flag = 0;
+    /// parallel_for_each!(view, v.extent(), |idx: Index<1>| {
+    ///     v[idx] = 0;
+    ///     while flag == 0 {} // never ends
+    /// })?;
+    /// let canceller = view.clone();
+    /// std::thread::spawn(move || {
+    ///     std::thread::sleep(Duration::from_millis(50));
+    ///     canceller.cancel();
+    /// });
+    /// // Runs the kernel until the other thread cancels it.
+    /// assert!(matches!(v.synchronize(), Err(Error::Cancelled(_))));
+    /// assert_eq!(v.to_vec()?, [1, 2, 3, 4]); // rolled back
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    pub fn cancel(&self) {
+        self.inner.cancel_epoch.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Sets how long one CPU kernel of this view may run: a kernel still
+    /// running after `timeout` is stopped, fails with [`Error::Timeout`] and
+    /// its writes are rolled back (its data is as it was before the launch).
+    /// `None` (the default) lets kernels run as long as they need. Applies to
+    /// kernels that start after the call; the clock starts when a kernel
+    /// starts running, not when it is recorded.
+    ///
+    /// Kernels are stopped at a loop iteration or between work items, so a
+    /// kernel stops within a few microseconds of its deadline. GPU views
+    /// ignore the timeout: a running shader cannot be interrupted (see
+    /// [`cancel`](Self::cancel)).
+    ///
+    /// Corresponds to the Windows watchdog (TDR) that stops C++ AMP kernels
+    /// running longer than about two seconds with
+    /// `accelerator_view_removed`; here the view stays usable.
+    ///
+    /// [`Error::Timeout`]: crate::Error::Timeout
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::prelude::*;
+    /// use amp_core::Error;
+    /// use std::time::Duration;
+    ///
+    /// let view = Accelerator::cpu().create_view(QueuingMode::Immediate);
+    /// view.set_timeout(Some(Duration::from_millis(100)));
+    /// assert_eq!(view.timeout(), Some(Duration::from_millis(100)));
+    /// let mut data = vec![7; 16];
+    /// let v = ArrayView::new_mut([16], &mut data)?;
+    /// let flag = 0;
+    /// let r = parallel_for_each!(view, v.extent(), |idx: Index<1>| {
+    ///     v[idx] = 0;
+    ///     while flag == 0 {} // never ends
+    /// });
+    /// assert!(matches!(r, Err(Error::Timeout(_))));
+    /// assert_eq!(v.to_vec()?, [7; 16]); // rolled back
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    pub fn set_timeout(&self, timeout: Option<Duration>) {
+        *self.inner.timeout.lock() = timeout;
+    }
+
+    /// How long one CPU kernel of this view may run; see
+    /// [`set_timeout`](Self::set_timeout).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::{Accelerator, QueuingMode};
+    ///
+    /// let view = Accelerator::cpu().create_view(QueuingMode::Automatic);
+    /// assert_eq!(view.timeout(), None);
+    /// ```
+    pub fn timeout(&self) -> Option<Duration> {
+        *self.inner.timeout.lock()
+    }
+
     /// Submits every recorded command and blocks until all the view's
     /// commands have finished.
     ///
@@ -504,10 +623,12 @@ impl AcceleratorView {
                     let Batch::Host(commands) = &mut q.batch else {
                         unreachable!("the CPU view only holds host batches");
                     };
+                    let epoch = self.inner.cancel_epoch.load(Ordering::Acquire);
                     commands.push(HostCommand {
                         run: Box::new(host),
                         written,
                         own: Some(Arc::clone(&own)),
+                        epoch,
                     });
                     if let Some(f) = on_submit {
                         commands.push(HostCommand {
@@ -517,6 +638,7 @@ impl AcceleratorView {
                             }),
                             written: Vec::new(),
                             own: None,
+                            epoch,
                         });
                     }
                 }
@@ -595,7 +717,7 @@ impl AcceleratorView {
         }
         let _finished = Finished(order);
         for c in batch.commands {
-            if let Err(e) = (c.run)() {
+            if let Err(e) = self.run_command(c.run, c.epoch) {
                 let failure = Failure::new(e);
                 for mem in &c.written {
                     mem.failures.push(Arc::clone(&failure));
@@ -605,6 +727,31 @@ impl AcceleratorView {
                     let _ = own.set(failure);
                 }
             }
+        }
+    }
+
+    /// Runs one host command under its cancel token (the view's cancel epoch
+    /// when it was recorded, and its deadline from now); a panic that
+    /// escapes it becomes an error.
+    fn run_command(&self, run: Box<dyn FnOnce() -> Result<()> + Send>, epoch: u64) -> Result<()> {
+        let deadline = self
+            .timeout()
+            .and_then(|limit| Some((Instant::now().checked_add(limit)?, limit)));
+        let token = Arc::new(CancelToken {
+            view_epoch: Arc::clone(&self.inner.cancel_epoch),
+            epoch,
+            deadline,
+        });
+        let result = {
+            let _token = cancel::enter(Some(token));
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
+        };
+        match result {
+            Ok(r) => r,
+            Err(payload) => Err(match cancel::classify(&*payload) {
+                Panic::Stop(stop) => stop.error("a command"),
+                Panic::Message(m) => Error::Runtime(format!("a host command panicked: {m}")),
+            }),
         }
     }
 

@@ -118,6 +118,26 @@ pub enum Error {
         message: String,
     },
 
+    /// A kernel on the CPU accelerator was cancelled by
+    /// [`AcceleratorView::cancel`](crate::AcceleratorView::cancel) before it
+    /// finished. Its writes were rolled back: no data changed.
+    ///
+    /// C++ AMP has no cancellation; the nearest counterpart is
+    /// `accelerator_view_removed` after a runaway kernel, except that the view
+    /// stays usable.
+    #[error("kernel cancelled: {0}")]
+    Cancelled(String),
+
+    /// A kernel on the CPU accelerator ran longer than its view's timeout
+    /// ([`AcceleratorView::set_timeout`](crate::AcceleratorView::set_timeout))
+    /// and was stopped. Its writes were rolled back: no data changed.
+    ///
+    /// Corresponds to C++ AMP `accelerator_view_removed` after the Windows
+    /// watchdog (TDR) stopped a runaway kernel, except that the view stays
+    /// usable.
+    #[error("kernel timed out: {0}")]
+    Timeout(String),
+
     /// The graphics backend reported an error that fits no other variant.
     ///
     /// Corresponds to a plain C++ AMP `runtime_exception`.

@@ -6,9 +6,10 @@
 mod kernel_support;
 
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use amp_core::prelude::*;
+use amp_core::{Error, Result, kernel};
 use amp_tests::accelerators;
 use kernel_support::*;
 
@@ -211,4 +212,138 @@ fn a_failure_reaches_the_launching_thread() {
         o.synchronize().unwrap();
     });
     assert_eq!(out, original);
+}
+
+/// The CPU accelerator, in both queuing modes.
+fn cpu_views() -> Vec<(AcceleratorView, String)> {
+    [QueuingMode::Immediate, QueuingMode::Automatic]
+        .into_iter()
+        .map(|mode| {
+            (
+                Accelerator::cpu().create_view(mode),
+                format!("[cpu / {mode}]"),
+            )
+        })
+        .collect()
+}
+
+fn original(n: i32) -> Vec<i32> {
+    (0..n).map(|i| i * 7 + 1).collect()
+}
+
+/// After a stopped kernel, the same view runs the next kernel correctly.
+fn next_kernel_works(view: &AcceleratorView, what: &str) {
+    let n = 100;
+    let mut out = vec![POISON_I32; n as usize];
+    {
+        let o = ArrayView::new_mut([n], &mut out).unwrap();
+        parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+            o[idx] = idx[0] + 1;
+        })
+        .unwrap();
+        o.synchronize().unwrap();
+    }
+    assert_eq!(out, (1..=n).collect::<Vec<_>>(), "{what} next kernel");
+}
+
+/// A kernel that never ends (while `flag == 0`), writing its data as it
+/// spins. Returns the error of the launch or of the synchronize after it.
+fn spin(view: &AcceleratorView, o: &ArrayView<'_, i32, 1, ReadWrite>) -> Result<()> {
+    let flag = 0;
+    parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+        o[idx] = -7;
+        while flag == 0 {
+            o[idx] = o[idx] + 1;
+        }
+    })?;
+    o.synchronize()
+}
+
+/// D8: a runaway kernel on the CPU accelerator is stopped by the view's
+/// timeout: `Error::Timeout` within a bounded time, data unchanged, and the
+/// view keeps working.
+#[test]
+fn runaway_kernel_times_out() {
+    for (view, what) in cpu_views() {
+        view.set_timeout(Some(Duration::from_millis(200)));
+        assert_eq!(view.timeout(), Some(Duration::from_millis(200)));
+        let n = 64;
+        let before = original(n);
+        let mut out = before.clone();
+        {
+            let o = ArrayView::new_mut([n], &mut out).unwrap();
+            let start = Instant::now();
+            let err = spin(&view, &o).unwrap_err();
+            assert!(matches!(err, Error::Timeout(_)), "{what}: {err:?}");
+            assert!(start.elapsed() < Duration::from_secs(20), "{what}");
+            assert_eq!(o.to_vec().unwrap(), before, "{what}");
+        }
+        assert_eq!(out, before, "{what}");
+        view.set_timeout(None);
+        next_kernel_works(&view, &what);
+    }
+}
+
+/// D8: `cancel` from another thread stops a running kernel with
+/// `Error::Cancelled`; data unchanged; the view keeps working.
+#[test]
+fn runaway_kernel_is_cancelled() {
+    for (view, what) in cpu_views() {
+        let n = 64;
+        let before = original(n);
+        let mut out = before.clone();
+        {
+            let o = ArrayView::new_mut([n], &mut out).unwrap();
+            let canceller = view.clone();
+            let start = Instant::now();
+            let err = std::thread::scope(|s| {
+                s.spawn(move || {
+                    std::thread::sleep(Duration::from_millis(150));
+                    canceller.cancel();
+                });
+                spin(&view, &o).unwrap_err()
+            });
+            assert!(matches!(err, Error::Cancelled(_)), "{what}: {err:?}");
+            assert!(start.elapsed() < Duration::from_secs(20), "{what}");
+            assert_eq!(o.to_vec().unwrap(), before, "{what}");
+        }
+        assert_eq!(out, before, "{what}");
+        next_kernel_works(&view, &what);
+    }
+}
+
+#[kernel]
+fn spin_until_nonzero(x: i32) -> i32 {
+    let mut v = x;
+    while v == 0 {
+        v *= 1;
+    }
+    v
+}
+
+/// D8: loops in `#[kernel]` functions and tiled kernels are stopped too.
+#[test]
+fn runaway_tiled_kernel_and_kernel_function_time_out() {
+    for (view, what) in cpu_views() {
+        view.set_timeout(Some(Duration::from_millis(150)));
+        let n = 64;
+        let before = original(n);
+        let mut out = before.clone();
+        {
+            let o = ArrayView::new_mut([n], &mut out).unwrap();
+            let zero = 0;
+            let domain = o.extent().tile::<8>().unwrap();
+            let r = parallel_for_each!(view, domain, |t: TiledIndex<1>| {
+                o[t.global] = 3;
+                t.barrier.wait();
+                o[t.global] = spin_until_nonzero(zero);
+            })
+            .and_then(|()| o.synchronize());
+            assert!(matches!(r, Err(Error::Timeout(_))), "{what}: {r:?}");
+            assert_eq!(o.to_vec().unwrap(), before, "{what}");
+        }
+        assert_eq!(out, before, "{what}");
+        view.set_timeout(None);
+        next_kernel_works(&view, &what);
+    }
 }

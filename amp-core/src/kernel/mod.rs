@@ -6,6 +6,7 @@
 //! (naga), then [`launch`](launch()) (binding, parameters, dispatch). The
 //! native form of a body calls [`native`] and [`math`].
 
+pub(crate) mod cancel;
 pub(crate) mod capture;
 pub mod ir;
 pub(crate) mod math;
@@ -431,7 +432,7 @@ where
         dispatch,
         move |native, needs| {
             let stack = work_item_stack(NATIVE_STACK, &needs);
-            Box::new(move || run_native(domain, total, stack, &native, &cpu))
+            Box::new(move || run_native(site, domain, total, stack, &native, &cpu))
         },
     )
 }
@@ -539,7 +540,9 @@ where
         dispatch,
         move |native, needs| {
             let stack = work_item_stack(TILE_STACK, &needs);
-            Box::new(move || run_native_tiled(domain, tile_static_bytes, stack, &native, &cpu))
+            Box::new(move || {
+                run_native_tiled(site, domain, tile_static_bytes, stack, &native, &cpu)
+            })
         },
     )
 }
@@ -563,6 +566,7 @@ fn run_native_tiled<
     C: Sync,
     F: Fn(&C, &TiledIndex<N>, &native::TileMemory) + Sync,
 >(
+    site: &KernelSite,
     domain: crate::TiledExtent<N>,
     tile_static_bytes: u32,
     stack: usize,
@@ -581,23 +585,27 @@ fn run_native_tiled<
         .min(MAX_TILE_THREADS / members)
         .min(total_tiles)
         .max(1);
-    let failure: Mutex<Option<String>> = Mutex::new(None);
+    // The command's cancel token, for every work-item thread.
+    let token = cancel::current();
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
     std::thread::scope(|s| {
         for g in 0..groups {
             let gate = Arc::new(native::TileGate::new(members));
             let memory = Arc::new(native::TileMemory::new(tile_static_bytes));
             for k in 0..members {
-                let (gate, group_gate, memory, failure) = (
+                let (gate, group_gate, memory, failure, token) = (
                     Arc::clone(&gate),
                     Arc::clone(&gate),
                     Arc::clone(&memory),
                     &failure,
+                    token.clone(),
                 );
                 let local = tile.index_of(k as u64).expect("within the tile");
                 let spawned =
                     std::thread::Builder::new()
                         .stack_size(stack)
                         .spawn_scoped(s, move || {
+                            let _token = cancel::enter(token);
                             let sync: Arc<dyn crate::TileSync> = gate.clone();
                             let mut t = g;
                             while t < total_tiles && !gate.aborted() {
@@ -614,17 +622,11 @@ fn run_native_tiled<
                                 );
                                 let run =
                                     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                        cancel::poll();
                                         body(captures, &tiled, &memory)
                                     }));
                                 if let Err(payload) = run {
-                                    let msg = payload
-                                        .downcast_ref::<String>()
-                                        .cloned()
-                                        .or_else(|| {
-                                            payload.downcast_ref::<&str>().map(|s| s.to_string())
-                                        })
-                                        .unwrap_or_else(|| "a kernel panicked".to_string());
-                                    failure.lock().get_or_insert(msg);
+                                    failure.lock().get_or_insert(kernel_error(site, &*payload));
                                     gate.abort();
                                     return;
                                 }
@@ -634,19 +636,26 @@ fn run_native_tiled<
                             }
                         });
                 if let Err(e) = spawned {
-                    failure
-                        .lock()
-                        .get_or_insert(format!("cannot start a work-item thread: {e}"));
+                    failure.lock().get_or_insert(Error::Runtime(format!(
+                        "kernel failed on the CPU accelerator: cannot start a work-item thread: {e}"
+                    )));
                     group_gate.abort();
                 }
             }
         }
     });
-    match failure.into_inner() {
-        Some(msg) => Err(Error::Runtime(format!(
-            "kernel failed on the CPU accelerator: {msg}"
-        ))),
-        None => Ok(()),
+    failure.into_inner().map_or(Ok(()), Err)
+}
+
+/// The error of a CPU kernel whose work item unwound with `payload`: a
+/// stop (cancel, timeout) or a panic (an out-of-bounds index).
+fn kernel_error(site: &KernelSite, payload: &(dyn std::any::Any + Send)) -> Error {
+    match cancel::classify(payload) {
+        cancel::Panic::Stop(stop) => stop.error(&format!("the kernel at {}", site.span)),
+        cancel::Panic::Message(msg) => Error::Runtime(format!(
+            "kernel failed on the CPU accelerator: {msg} ({})",
+            site.span
+        )),
     }
 }
 
@@ -889,7 +898,13 @@ where
             let body = host(native, needs);
             view.record_writing(
                 |_, _| Ok(()),
-                move || run_transactionally(&written, body),
+                move || {
+                    // Cancelled before it started: nothing to run or undo.
+                    if let Some(stop) = cancel::current().and_then(|t| t.check()) {
+                        return Err(stop.error(&format!("the kernel at {}", site.span)));
+                    }
+                    run_transactionally(&written, body)
+                },
                 None,
                 mems,
             )
@@ -956,6 +971,7 @@ fn run_transactionally(
 
 /// Runs a kernel's native form over every index of `domain`, on all cores.
 fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
+    site: &KernelSite,
     domain: Extent<N>,
     total: u32,
     stack: usize,
@@ -967,14 +983,17 @@ fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
         .min(total as usize)
         .max(1);
     let chunk = (total as usize).div_ceil(threads);
-    let panics: Mutex<Option<String>> = Mutex::new(None);
+    // The command's cancel token, for every worker thread.
+    let token = cancel::current();
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
     std::thread::scope(|s| {
         for t in 0..threads {
-            let panics = &panics;
+            let (failure, token) = (&failure, token.clone());
             let spawned =
                 std::thread::Builder::new()
                     .stack_size(stack)
                     .spawn_scoped(s, move || {
+                        let _token = cancel::enter(token);
                         let start = t * chunk;
                         let end = ((t + 1) * chunk).min(total as usize);
                         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -983,6 +1002,7 @@ fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
                             }
                             let mut idx = domain.index_of(start as u64).expect("in the domain");
                             for _ in start..end {
+                                cancel::poll();
                                 body(captures, idx);
                                 // Row-major increment.
                                 for d in (0..N).rev() {
@@ -995,25 +1015,15 @@ fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
                             }
                         }));
                         if let Err(payload) = run {
-                            let msg = payload
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_else(|| "a kernel panicked".to_string());
-                            panics.lock().get_or_insert(msg);
+                            failure.lock().get_or_insert(kernel_error(site, &*payload));
                         }
                     });
             if let Err(e) = spawned {
-                panics
-                    .lock()
-                    .get_or_insert(format!("cannot start a work-item thread: {e}"));
+                failure.lock().get_or_insert(Error::Runtime(format!(
+                    "kernel failed on the CPU accelerator: cannot start a work-item thread: {e}"
+                )));
             }
         }
     });
-    match panics.into_inner() {
-        Some(msg) => Err(Error::Runtime(format!(
-            "kernel failed on the CPU accelerator: {msg}"
-        ))),
-        None => Ok(()),
-    }
+    failure.into_inner().map_or(Ok(()), Err)
 }

@@ -644,11 +644,15 @@ fn native_stmt(s: &Stmt) -> TokenStream {
         StmtKind::While(c, body) => {
             let c = native_expr(c);
             let body = native_block(body);
-            quote_spanned!(span=> while #c { #body })
+            // Every iteration polls for cancellation (a thread-local counter
+            // decrement; see `amp_core`'s `kernel::cancel`).
+            let poll = kpath("poll");
+            quote_spanned!(span=> while #c { #poll(); #body })
         }
         StmtKind::Loop(body) => {
             let body = native_block(body);
-            quote_spanned!(span=> loop { #body })
+            let poll = kpath("poll");
+            quote_spanned!(span=> loop { #poll(); #body })
         }
         StmtKind::For {
             name,
@@ -662,6 +666,8 @@ fn native_stmt(s: &Stmt) -> TokenStream {
             let start = native_expr(start);
             let end = native_expr(end);
             let body = native_block(body);
+            let poll = kpath("poll");
+            let body = quote!(#poll(); #body);
             let range = if *inclusive {
                 quote!((#start..=#end))
             } else {

@@ -52,6 +52,9 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     o[amp_p.amp_c0_off + u32(amp_t8[0]) * amp_p.amp_c0_s0 + u32(amp_t8[1]) * amp_p.amp_c0_s1] = log2(pv[amp_p.amp_c2_off + u32(amp_t7[0]) * amp_p.amp_c2_s0]);
     let amp_t9 = amp_idx;
     let amp_t10 = amp_idx;
-    let amp_t11 = array<i32, 2>(4i, i);
-    o[amp_p.amp_c0_off + u32(amp_t11[0]) * amp_p.amp_c0_s0 + u32(amp_t11[1]) * amp_p.amp_c0_s1] = pow(bv[amp_p.amp_c3_off + u32(amp_t9[0]) * amp_p.amp_c3_s0], ev[amp_p.amp_c4_off + u32(amp_t10[0]) * amp_p.amp_c4_s0]);
+    let amp_t11 = bv[amp_p.amp_c3_off + u32(amp_t9[0]) * amp_p.amp_c3_s0];
+    let amp_t12 = ev[amp_p.amp_c4_off + u32(amp_t10[0]) * amp_p.amp_c4_s0];
+    let amp_t13 = pow(abs(amp_t11), amp_t12);
+    let amp_t14 = array<i32, 2>(4i, i);
+    o[amp_p.amp_c0_off + u32(amp_t14[0]) * amp_p.amp_c0_s0 + u32(amp_t14[1]) * amp_p.amp_c0_s1] = select(select(select(amp_t13, select(bitcast<f32>(0x7fc00000u), select(amp_t13, -amp_t13, trunc(amp_t12 * 0.5) != amp_t12 * 0.5), trunc(amp_t12) == amp_t12), (bitcast<u32>(amp_t11) >> 31u) == 1u), bitcast<f32>(0x7fc00000u), !(amp_t11 == amp_t11) || !(amp_t12 == amp_t12)), 1.0, amp_t12 == 0.0 || amp_t11 == 1.0);
 }

@@ -14,8 +14,8 @@ struct AmpParams {
     amp_c3_e0: i32,
     amp_c3_s0: u32,
 }
-@group(0) @binding(0) var<storage, read> input: array<Particle>;
-@group(0) @binding(1) var<storage, read_write> output: array<Particle>;
+@group(0) @binding(0) var<storage, read> input: array<Particle_819fa300>;
+@group(0) @binding(1) var<storage, read_write> output: array<Particle_819fa300>;
 @group(0) @binding(2) var<storage, read_write> sp: array<vec2<f32>>;
 var<immediate> amp_p: AmpParams;
 
@@ -29,12 +29,12 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     var amp_rem = amp_lin;
     amp_idx[0] = i32(amp_rem % u32(amp_p.amp_e0));
     let amp_t1 = amp_idx;
-    var p: Particle = input[amp_p.amp_c0_off + u32(amp_t1[0]) * amp_p.amp_c0_s0];
+    var p: Particle_819fa300 = input[amp_p.amp_c0_off + u32(amp_t1[0]) * amp_p.amp_c0_s0];
     var acc: vec4<f32> = (vec4<f32>(0.0f, (-9.8f), 0.0f, 0.0f) * vec4<f32>((1.0f / p.mass)));
     var velocity: vec4<f32> = (p.velocity + (acc * vec4<f32>(amp_p.amp_s1)));
     let amp_t2 = 0.0f;
     let amp_t3 = amp_idx;
-    output[amp_p.amp_c2_off + u32(amp_t3[0]) * amp_p.amp_c2_s0] = Particle((p.position + (velocity * vec4<f32>(amp_p.amp_s1))), velocity, p.mass, array<f32, 3>(amp_t2, amp_t2, amp_t2));
+    output[amp_p.amp_c2_off + u32(amp_t3[0]) * amp_p.amp_c2_s0] = Particle_819fa300((p.position + (velocity * vec4<f32>(amp_p.amp_s1))), velocity, p.mass, array<f32, 3>(amp_t2, amp_t2, amp_t2));
     var _amp_tuple3: amp_tuple_f32_f32 = amp_tuple_f32_f32(velocity.x, velocity.y);
     var vx: f32 = _amp_tuple3.f0;
     var vy: f32 = _amp_tuple3.f1;
@@ -68,7 +68,7 @@ fn amp_fn_length_and_sum_1(amp_a0: vec4<f32>) -> amp_tuple_f32_f32 {
     return amp_tuple_f32_f32(sqrt((((s.x + s.y) + s.z) + s.w)), (((v.x + v.y) + v.z) + v.w));
 }
 
-struct Particle {
+struct Particle_819fa300 {
     position: vec4<f32>,
     velocity: vec4<f32>,
     mass: f32,

@@ -49,7 +49,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     let amp_t4 = amp_idx;
     o[amp_p.amp_c1_off + u32(4i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = acos(uv[amp_p.amp_c3_off + u32(amp_t4[0]) * amp_p.amp_c3_s0]);
     let amp_t5 = amp_idx;
-    o[amp_p.amp_c1_off + u32(5i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = atan(yv[amp_p.amp_c4_off + u32(amp_t5[0]) * amp_p.amp_c4_s0]);
-    let amp_t6 = amp_idx;
-    o[amp_p.amp_c1_off + u32(6i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = atan2(yv[amp_p.amp_c4_off + u32(amp_t6[0]) * amp_p.amp_c4_s0], v);
+    let amp_t6 = yv[amp_p.amp_c4_off + u32(amp_t5[0]) * amp_p.amp_c4_s0];
+    o[amp_p.amp_c1_off + u32(5i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = select(atan(amp_t6), amp_t6, !(amp_t6 == amp_t6));
+    let amp_t7 = amp_idx;
+    o[amp_p.amp_c1_off + u32(6i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = atan2(yv[amp_p.amp_c4_off + u32(amp_t7[0]) * amp_p.amp_c4_s0], v);
 }

@@ -28,7 +28,9 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     var i: i32 = amp_idx[0i];
     let amp_t1 = amp_idx;
     var v: f32 = xv[amp_p.amp_c0_off + u32(amp_t1[0]) * amp_p.amp_c0_s0];
-    o[amp_p.amp_c1_off + u32(0i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = sinh(v);
+    let amp_t2 = v;
+    o[amp_p.amp_c1_off + u32(0i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = select(sinh(amp_t2), amp_t2 * (1.0 + amp_t2 * amp_t2 * (1.0 / 6.0 + amp_t2 * amp_t2 * (1.0 / 120.0 + amp_t2 * amp_t2 / 5040.0))), abs(amp_t2) < 0.1);
     o[amp_p.amp_c1_off + u32(1i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = cosh(v);
-    o[amp_p.amp_c1_off + u32(2i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = tanh(v);
+    let amp_t3 = v;
+    o[amp_p.amp_c1_off + u32(2i) * amp_p.amp_c1_s0 + u32(i) * amp_p.amp_c1_s1] = select(select(tanh(amp_t3), sign(amp_t3), abs(amp_t3) > 20.0), amp_t3 * (1.0 - amp_t3 * amp_t3 * (1.0 / 3.0 - amp_t3 * amp_t3 * (2.0 / 15.0 - amp_t3 * amp_t3 * 17.0 / 315.0))), abs(amp_t3) < 0.1);
 }

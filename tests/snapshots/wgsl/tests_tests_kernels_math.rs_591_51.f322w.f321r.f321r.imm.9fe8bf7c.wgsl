@@ -32,8 +32,14 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     var i: i32 = amp_idx[0i];
     let amp_t1 = amp_idx;
     let amp_t2 = amp_idx;
-    o[amp_p.amp_c0_off + u32(0i) * amp_p.amp_c0_s0 + u32(i) * amp_p.amp_c0_s1] = (xv[amp_p.amp_c1_off + u32(amp_t1[0]) * amp_p.amp_c1_s0] % yv[amp_p.amp_c2_off + u32(amp_t2[0]) * amp_p.amp_c2_s0]);
-    let amp_t3 = amp_idx;
-    let amp_t4 = amp_idx;
-    o[amp_p.amp_c0_off + u32(1i) * amp_p.amp_c0_s0 + u32(i) * amp_p.amp_c0_s1] = (xv[amp_p.amp_c1_off + u32(amp_t3[0]) * amp_p.amp_c1_s0] / yv[amp_p.amp_c2_off + u32(amp_t4[0]) * amp_p.amp_c2_s0]);
+    let amp_t3 = xv[amp_p.amp_c1_off + u32(amp_t1[0]) * amp_p.amp_c1_s0];
+    let amp_t4 = yv[amp_p.amp_c2_off + u32(amp_t2[0]) * amp_p.amp_c2_s0];
+    let amp_t5 = trunc(amp_t3 / amp_t4);
+    var amp_t6 = fma(-amp_t5, amp_t4, amp_t3);
+    if (amp_t6 != 0.0 && ((amp_t6 < 0.0) != (amp_t3 < 0.0))) { amp_t6 = amp_t6 + select(-abs(amp_t4), abs(amp_t4), amp_t3 > 0.0); }
+    if (abs(amp_t6) >= abs(amp_t4)) { amp_t6 = amp_t6 - select(-abs(amp_t4), abs(amp_t4), amp_t3 > 0.0); }
+    o[amp_p.amp_c0_off + u32(0i) * amp_p.amp_c0_s0 + u32(i) * amp_p.amp_c0_s1] = select(select(amp_t6, select(amp_t3 - amp_t3, bitcast<f32>(0x80000000u), amp_t3 < 0.0), amp_t6 == 0.0), amp_t3, amp_t3 == 0.0 && abs(amp_t4) > 0.0);
+    let amp_t7 = amp_idx;
+    let amp_t8 = amp_idx;
+    o[amp_p.amp_c0_off + u32(1i) * amp_p.amp_c0_s0 + u32(i) * amp_p.amp_c0_s1] = (xv[amp_p.amp_c1_off + u32(amp_t7[0]) * amp_p.amp_c1_s0] / yv[amp_p.amp_c2_off + u32(amp_t8[0]) * amp_p.amp_c2_s0]);
 }
