@@ -476,6 +476,87 @@ fn is_arithmetic(op: BinOp) -> bool {
     )
 }
 
+/// Rust's `f32` `%` (C's `fmod`): exact, with the sign of `x`; NaN when
+/// `x` is infinite or `y` is zero or NaN; `x` when `y` is infinite. The
+/// remainder is reduced by `|y| * 2^k` with the largest `k` that fits,
+/// each subtraction exact, at most one step per binary exponent (the loop
+/// bound also ends it on drivers that flush subnormals).
+const FMOD_F32: &str = "fn amp_fmod_f32(x: f32, y: f32) -> f32 {
+    let bx = bitcast<u32>(x) & 0x7fffffffu;
+    let by = bitcast<u32>(y) & 0x7fffffffu;
+    if (bx >= 0x7f800000u || by > 0x7f800000u || by == 0u) { return bitcast<f32>(0x7fc00000u); }
+    if (by == 0x7f800000u || bx < by) { return x; }
+    let ay = bitcast<f32>(by);
+    let fy = frexp(ay);
+    var r = bitcast<f32>(bx);
+    for (var i = 0; i < 300; i++) {
+        if (!(r >= ay)) { break; }
+        let fr = frexp(r);
+        var k = i32(fr.exp) - i32(fy.exp);
+        if (fy.fract > fr.fract) { k = k - 1; }
+        r = r - ldexp(ay, k);
+    }
+    return bitcast<f32>(bitcast<u32>(r) | (bitcast<u32>(x) & 0x80000000u));
+}
+";
+
+/// [`FMOD_F32`] for `f64` (WGSL has no 64-bit integers to test bits with,
+/// and `frexp` of an `f64` needs them: comparisons, which are ordered, so
+/// false for NaN, and the largest `|y| * 2^k <= r` found by halving `k`'s
+/// range).
+const FMOD_F64: &str = "fn amp_fmod_f64(x: f64, y: f64) -> f64 {
+    let ax = abs(x);
+    let ay = abs(y);
+    if (!(ax <= 1.7976931348623157e308lf) || !(ay > 0.0lf)) { return f64(bitcast<f32>(0x7fc00000u)); }
+    if (!(ay <= 1.7976931348623157e308lf) || ax < ay) { return x; }
+    var r = ax;
+    for (var i = 0; i < 2200; i++) {
+        if (!(r >= ay)) { break; }
+        var s = ay;
+        for (var p = 1024; p >= 1; p = p / 2) {
+            let t = ldexp(s, p);
+            if (t <= r) { s = t; }
+        }
+        r = r - s;
+    }
+    return select(r, -r, x < 0.0lf);
+}
+";
+
+/// Rust's `f32::powf`: its special values (`x^0 == 1` and `1^y == 1`
+/// even for NaN, `(-1)^±inf == 1`, zeros and infinities with their signs,
+/// negative bases to integer powers, NaN for other negative bases), and
+/// the driver's `pow` of `|x|` otherwise (`pow` is undefined for negative
+/// bases, and lavapipe's gives 0 for a zero base whatever the exponent).
+const POWF_F32: &str = "fn amp_powf_f32(x: f32, y: f32) -> f32 {
+    let bx = bitcast<u32>(x);
+    let ax = bx & 0x7fffffffu;
+    let ay = bitcast<u32>(y) & 0x7fffffffu;
+    let inf = bitcast<f32>(0x7f800000u);
+    if (ay == 0u || bx == 0x3f800000u) { return 1.0f; }
+    if (ax > 0x7f800000u || ay > 0x7f800000u) { return bitcast<f32>(0x7fc00000u); }
+    if (ay == 0x7f800000u) {
+        if (ax == 0x3f800000u) { return 1.0f; }
+        return select(0.0f, inf, (ax > 0x3f800000u) == (y > 0.0f));
+    }
+    let integral = trunc(y) == y;
+    let odd = integral && ay < 0x4b800000u && trunc(y * 0.5f) != y * 0.5f;
+    var r: f32;
+    if (ax == 0u) {
+        r = select(0.0f, inf, y < 0.0f);
+    } else if (ax == 0x7f800000u) {
+        r = select(0.0f, inf, y > 0.0f);
+    } else {
+        r = pow(bitcast<f32>(ax), y);
+    }
+    if ((bx & 0x80000000u) != 0u) {
+        if (odd) { return -r; }
+        if (!integral && ax != 0u && ax != 0x7f800000u) { return bitcast<f32>(0x7fc00000u); }
+    }
+    return r;
+}
+";
+
 /// The WGSL spelling of a type.
 pub(crate) fn type_wgsl(t: &Type) -> String {
     match t {
@@ -715,6 +796,43 @@ impl Writer<'_> {
             immediates: self.immediates,
             loop_guard: self.loop_guard,
         })
+    }
+
+    /// Declares the WGSL helper function `name` (`text`) once in the module
+    /// and returns its name. Under the loop guard its loops count too.
+    fn helper(&mut self, name: &str, text: &str) -> String {
+        let guard = self.loop_guard;
+        self.fns
+            .borrow_mut()
+            .decls
+            .entry(format!("~{name}"))
+            .or_insert_with(|| {
+                if guard {
+                    // Every iteration of its `for` loops counts.
+                    text.lines()
+                        .map(|l| {
+                            if l.trim_start().starts_with("for (") {
+                                format!("{l}\n        amp_loop_guard();\n")
+                            } else {
+                                format!("{l}\n")
+                            }
+                        })
+                        .collect()
+                } else {
+                    text.to_string()
+                }
+            });
+        name.to_string()
+    }
+
+    /// The exact `fmod` of `s` (`f32` or `f64`).
+    fn fmod(&mut self, s: Scalar) -> String {
+        if s == Scalar::F64 {
+            self.uses_f64 = true;
+            self.helper("amp_fmod_f64", FMOD_F64)
+        } else {
+            self.helper("amp_fmod_f32", FMOD_F32)
+        }
     }
 
     /// Opens a WGSL `loop`, counting its entry and each iteration under the
@@ -1688,6 +1806,18 @@ impl Writer<'_> {
                     (format!("(!all({l} == {r}))"), Type::Scalar(Scalar::Bool))
                 }
                 BinOp::Ne => (format!("any({l} != {r})"), Type::Scalar(Scalar::Bool)),
+                BinOp::Rem if !sc.is_int() => {
+                    // Float `%`: the exact `fmod` of each component.
+                    let f = self.fmod(sc);
+                    let (lt, rt) = (self.fresh(), self.fresh());
+                    pre.push(format!("let {lt} = {l};"));
+                    pre.push(format!("let {rt} = {r};"));
+                    let parts: Vec<String> = ["x", "y", "z", "w"][..usize::from(n)]
+                        .iter()
+                        .map(|c| format!("{f}({lt}.{c}, {rt}.{c})"))
+                        .collect();
+                    (format!("{vw}({})", parts.join(", ")), vt)
+                }
                 BinOp::Div | BinOp::Rem if sc.is_int() => {
                     // As for scalars, component by component: the divisor
                     // becomes 1 where Rust's wrapping result is WGSL's
@@ -1779,34 +1909,11 @@ impl Writer<'_> {
                 }
             }
             (BinOp::Rem, false) => {
-                // Rust's float `%` is C's fmod: exact, with the sign of
-                // `x`. WGSL's `x - y * trunc(x / y)` rounds the product
-                // (100 % 0.7 was 0.5999985, not 0.6000017) and loses the
-                // sign of a zero `x`. With a fused multiply-add the result is
-                // exact whenever the quotient is an integer below 2^24 (f32)
-                // or 2^53 (f64), and a quotient rounded across an integer is
-                // corrected by one step; a zero `x` is its own remainder.
-                let (x, y, q, m) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
-                pre.push(format!("let {x} = {l};"));
-                pre.push(format!("let {y} = {r};"));
-                pre.push(format!("let {q} = trunc({x} / {y});"));
-                pre.push(format!("var {m} = fma(-{q}, {y}, {x});"));
-                pre.push(format!(
-                    "if ({m} != 0.0 && (({m} < 0.0) != ({x} < 0.0))) {{ {m} = {m} + select(-abs({y}), abs({y}), {x} > 0.0); }}"
-                ));
-                pre.push(format!(
-                    "if (abs({m}) >= abs({y})) {{ {m} = {m} - select(-abs({y}), abs({y}), {x} > 0.0); }}"
-                ));
-                // A zero remainder has the sign of `x` (a constant: drivers
-                // may compute without signed zeros).
-                let neg_zero = if s == Scalar::F64 {
-                    "-0.0lf"
-                } else {
-                    "bitcast<f32>(0x80000000u)"
-                };
-                format!(
-                    "select(select({m}, select({x} - {x}, {neg_zero}, {x} < 0.0), {m} == 0.0), {x}, {x} == 0.0 && abs({y}) > 0.0)"
-                )
+                // Rust's float `%` is C's `fmod`, exact, with the sign of
+                // `l`; WGSL's `%` is `l - r * trunc(l / r)`, inexact
+                // (lavapipe: `100.0 % 0.7` was 0.5999985, `1.0 % 1e-6` 0).
+                let f = self.fmod(s);
+                format!("{f}({l}, {r})")
             }
             // `x != y` is true when either is NaN (IEEE, Rust); drivers
             // may compile WGSL's `!=` to an ordered comparison, false then.
@@ -1873,36 +1980,68 @@ impl Writer<'_> {
             Ceil => simple("ceil"),
             Round => {
                 // Rust rounds half away from zero; WGSL's round() to even.
-                // Zeros (their sign), infinities and values too large to
-                // have a fraction are their own rounding (the formula gave
-                // NaN for infinities and +0.0 for -0.0).
-                let (x, t) = (self.fresh(), self.fresh());
-                pre.push(format!("let {x} = {};", a[0]));
-                pre.push(format!("let {t} = trunc({x});"));
-                let big = if ty == Type::Scalar(Scalar::F64) {
-                    "4503599627370496.0lf"
-                } else {
+                // On the magnitude `a`: floor(a) plus 1 if its fraction
+                // (exact) is at least one half; then the argument's sign
+                // (`-0.0` for `-0.4`). Values of at least 2^23 (2^52 for
+                // f64), infinities, NaN and zeros are their own rounding.
+                let (tmp, mag, r) = (self.fresh(), self.fresh(), self.fresh());
+                pre.push(format!("let {tmp} = {};", a[0]));
+                pre.push(format!("let {mag} = abs({tmp});"));
+                pre.push(format!(
+                    "let {r} = floor({mag}) + floor(({mag} - floor({mag})) * 2.0);"
+                ));
+                let big = if ty == Type::Scalar(Scalar::F32) {
                     "8388608.0f"
+                } else {
+                    "4503599627370496.0lf"
                 };
                 format!(
-                    "select({t} + trunc(({x} - {t}) * 2.0), {x}, abs({x}) >= {big} || {x} == 0.0)"
+                    "select(select({r}, -{r}, {tmp} < 0.0), {tmp}, {tmp} == 0.0 || !({mag} < {big}))"
                 )
+            }
+            // lavapipe's `f64` `trunc` is wrong from 2^31 on (its `floor`
+            // and `ceil` are right).
+            Trunc if ty == Type::Scalar(Scalar::F64) => {
+                let tmp = self.fresh();
+                pre.push(format!("let {tmp} = {};", a[0]));
+                format!("select(ceil({tmp}), floor({tmp}), {tmp} >= 0.0lf)")
+            }
+            Fract if ty == Type::Scalar(Scalar::F64) => {
+                let tmp = self.fresh();
+                pre.push(format!("let {tmp} = {};", a[0]));
+                format!("({tmp} - select(ceil({tmp}), floor({tmp}), {tmp} >= 0.0lf))")
             }
             Trunc => simple("trunc"),
             Exp => simple("exp"),
             Exp2 => simple("exp2"),
             Ln => simple("log"),
             Log2 => simple("log2"),
-            Sin => simple("sin"),
+            Sin | Tan | Asin => {
+                // Odd functions are `x` itself, correctly rounded, where
+                // |x| < 2^-12 (the cubic term is below half an ulp), so
+                // zeros keep their sign and tiny arguments lose no digits;
+                // NaN stays NaN.
+                let name = match f {
+                    Sin => "sin",
+                    Tan => "tan",
+                    _ => "asin",
+                };
+                let tmp = self.fresh();
+                pre.push(format!("let {tmp} = {};", a[0]));
+                format!(
+                    "select({name}({tmp}), {tmp}, abs({tmp}) < 0.000244140625f || (bitcast<u32>({tmp}) & 0x7fffffffu) > 0x7f800000u)"
+                )
+            }
             Cos => simple("cos"),
-            Tan => simple("tan"),
-            Asin => simple("asin"),
+
             Acos => simple("acos"),
-            // NaN in, NaN out (lavapipe's `atan(NaN)` is 0).
+            // As `sin` (lavapipe's `atan(NaN)` is 0).
             Atan => {
                 let x = self.fresh();
                 pre.push(format!("let {x} = {};", a[0]));
-                format!("select(atan({x}), {x}, !({x} == {x}))")
+                format!(
+                    "select(atan({x}), {x}, abs({x}) < 0.000244140625f || (bitcast<u32>({x}) & 0x7fffffffu) > 0x7f800000u)"
+                )
             }
             Atan2 => simple("atan2"),
             // Drivers compute sinh and tanh from exponentials, which
@@ -1925,18 +2064,10 @@ impl Writer<'_> {
                 )
             }
             Powf => {
-                // Rust's `powf`: a negative base with an integral exponent
-                // is defined (WGSL's `pow` is `exp2(y * log2(x))`: NaN), and
-                // `x.powf(0.0)` and `1.0.powf(y)` are 1 whatever the other
-                // operand (NaN included).
-                let (x, y, p) = (self.fresh(), self.fresh(), self.fresh());
-                pre.push(format!("let {x} = {};", a[0]));
-                pre.push(format!("let {y} = {};", a[1]));
-                pre.push(format!("let {p} = pow(abs({x}), {y});"));
-                // A NaN operand gives NaN (lavapipe's `pow(NaN, 2.0)` is 0).
-                format!(
-                    "select(select(select({p}, select(bitcast<f32>(0x7fc00000u), select({p}, -{p}, trunc({y} * 0.5) != {y} * 0.5), trunc({y}) == {y}), (bitcast<u32>({x}) >> 31u) == 1u), bitcast<f32>(0x7fc00000u), !({x} == {x}) || !({y} == {y})), 1.0, {y} == 0.0 || {x} == 1.0)"
-                )
+                // Rust's special values and negative bases (WGSL's `pow` is
+                // `exp2(y * log2(x))`; lavapipe's gives 0 for a zero base).
+                let f = self.helper("amp_powf_f32", POWF_F32);
+                format!("{f}({}, {})", a[0], a[1])
             }
             MulAdd => simple("fma"),
             Signum => {

@@ -40,14 +40,15 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     o[amp_p.amp_c2_off + u32(3i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = ceil(x);
     o[amp_p.amp_c2_off + u32(4i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = trunc(x);
     let amp_t3 = x;
-    let amp_t4 = trunc(amp_t3);
-    o[amp_p.amp_c2_off + u32(5i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = select(amp_t4 + trunc((amp_t3 - amp_t4) * 2.0), amp_t3, abs(amp_t3) >= 8388608.0f || amp_t3 == 0.0);
+    let amp_t4 = abs(amp_t3);
+    let amp_t5 = floor(amp_t4) + floor((amp_t4 - floor(amp_t4)) * 2.0);
+    o[amp_p.amp_c2_off + u32(5i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = select(select(amp_t5, -amp_t5, amp_t3 < 0.0), amp_t3, amp_t3 == 0.0 || !(amp_t4 < 8388608.0f));
     o[amp_p.amp_c2_off + u32(6i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = (x - trunc(x));
     o[amp_p.amp_c2_off + u32(7i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = min(x, y);
     o[amp_p.amp_c2_off + u32(8i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = max(x, y);
     o[amp_p.amp_c2_off + u32(9i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = min(max(x, (-10.0f)), 20.0f);
-    let amp_t5 = x;
-    o[amp_p.amp_c2_off + u32(10i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = select(select(-1.0f, 1.0f, (bitcast<u32>(amp_t5) & 0x80000000u) == 0u), amp_t5, (bitcast<u32>(amp_t5) & 0x7fffffffu) > 0x7f800000u);
+    let amp_t6 = x;
+    o[amp_p.amp_c2_off + u32(10i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = select(select(-1.0f, 1.0f, (bitcast<u32>(amp_t6) & 0x80000000u) == 0u), amp_t6, (bitcast<u32>(amp_t6) & 0x7fffffffu) > 0x7f800000u);
     o[amp_p.amp_c2_off + u32(11i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = (1.0 / (x + 200.0f));
     o[amp_p.amp_c2_off + u32(12i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = fma(x, y, 0.5f);
 }

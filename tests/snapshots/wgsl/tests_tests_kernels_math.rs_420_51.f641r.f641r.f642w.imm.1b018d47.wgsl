@@ -38,14 +38,17 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     o[amp_p.amp_c2_off + u32(1i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = abs(x);
     o[amp_p.amp_c2_off + u32(2i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = floor(x);
     o[amp_p.amp_c2_off + u32(3i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = ceil(x);
-    o[amp_p.amp_c2_off + u32(4i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = trunc(x);
     let amp_t3 = x;
-    let amp_t4 = trunc(amp_t3);
-    o[amp_p.amp_c2_off + u32(5i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = select(amp_t4 + trunc((amp_t3 - amp_t4) * 2.0), amp_t3, abs(amp_t3) >= 4503599627370496.0lf || amp_t3 == 0.0);
-    o[amp_p.amp_c2_off + u32(6i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = (x - trunc(x));
+    o[amp_p.amp_c2_off + u32(4i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = select(ceil(amp_t3), floor(amp_t3), amp_t3 >= 0.0lf);
+    let amp_t4 = x;
+    let amp_t5 = abs(amp_t4);
+    let amp_t6 = floor(amp_t5) + floor((amp_t5 - floor(amp_t5)) * 2.0);
+    o[amp_p.amp_c2_off + u32(5i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = select(select(amp_t6, -amp_t6, amp_t4 < 0.0), amp_t4, amp_t4 == 0.0 || !(amp_t5 < 4503599627370496.0lf));
+    let amp_t7 = x;
+    o[amp_p.amp_c2_off + u32(6i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = (amp_t7 - select(ceil(amp_t7), floor(amp_t7), amp_t7 >= 0.0lf));
     o[amp_p.amp_c2_off + u32(7i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = max(min(x, y), (-5000.0lf));
     o[amp_p.amp_c2_off + u32(8i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = min(max(x, (-10.0lf)), 20.0lf);
-    let amp_t5 = x;
-    o[amp_p.amp_c2_off + u32(9i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = (select(select(-1.0lf, 1.0lf, amp_t5 > 0.0lf || (amp_t5 == 0.0lf && 1.0lf / amp_t5 > 0.0lf)), amp_t5, amp_t5 != amp_t5) * (1.0 / (x + 20000.0lf)));
+    let amp_t8 = x;
+    o[amp_p.amp_c2_off + u32(9i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = (select(select(-1.0lf, 1.0lf, amp_t8 > 0.0lf || (amp_t8 == 0.0lf && 1.0lf / amp_t8 > 0.0lf)), amp_t8, amp_t8 != amp_t8) * (1.0 / (x + 20000.0lf)));
     o[amp_p.amp_c2_off + u32(10i) * amp_p.amp_c2_s0 + u32(i) * amp_p.amp_c2_s1] = fma(x, y, 0.25lf);
 }

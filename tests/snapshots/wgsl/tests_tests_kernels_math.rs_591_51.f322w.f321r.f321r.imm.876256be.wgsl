@@ -32,14 +32,26 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     var i: i32 = amp_idx[0i];
     let amp_t1 = amp_idx;
     let amp_t2 = amp_idx;
-    let amp_t3 = xv[amp_p.amp_c1_off + u32(amp_t1[0]) * amp_p.amp_c1_s0];
-    let amp_t4 = yv[amp_p.amp_c2_off + u32(amp_t2[0]) * amp_p.amp_c2_s0];
-    let amp_t5 = trunc(amp_t3 / amp_t4);
-    var amp_t6 = fma(-amp_t5, amp_t4, amp_t3);
-    if (amp_t6 != 0.0 && ((amp_t6 < 0.0) != (amp_t3 < 0.0))) { amp_t6 = amp_t6 + select(-abs(amp_t4), abs(amp_t4), amp_t3 > 0.0); }
-    if (abs(amp_t6) >= abs(amp_t4)) { amp_t6 = amp_t6 - select(-abs(amp_t4), abs(amp_t4), amp_t3 > 0.0); }
-    o[amp_p.amp_c0_off + u32(0i) * amp_p.amp_c0_s0 + u32(i) * amp_p.amp_c0_s1] = select(select(amp_t6, select(amp_t3 - amp_t3, bitcast<f32>(0x80000000u), amp_t3 < 0.0), amp_t6 == 0.0), amp_t3, amp_t3 == 0.0 && abs(amp_t4) > 0.0);
-    let amp_t7 = amp_idx;
-    let amp_t8 = amp_idx;
-    o[amp_p.amp_c0_off + u32(1i) * amp_p.amp_c0_s0 + u32(i) * amp_p.amp_c0_s1] = (xv[amp_p.amp_c1_off + u32(amp_t7[0]) * amp_p.amp_c1_s0] / yv[amp_p.amp_c2_off + u32(amp_t8[0]) * amp_p.amp_c2_s0]);
+    o[amp_p.amp_c0_off + u32(0i) * amp_p.amp_c0_s0 + u32(i) * amp_p.amp_c0_s1] = amp_fmod_f32(xv[amp_p.amp_c1_off + u32(amp_t1[0]) * amp_p.amp_c1_s0], yv[amp_p.amp_c2_off + u32(amp_t2[0]) * amp_p.amp_c2_s0]);
+    let amp_t3 = amp_idx;
+    let amp_t4 = amp_idx;
+    o[amp_p.amp_c0_off + u32(1i) * amp_p.amp_c0_s0 + u32(i) * amp_p.amp_c0_s1] = (xv[amp_p.amp_c1_off + u32(amp_t3[0]) * amp_p.amp_c1_s0] / yv[amp_p.amp_c2_off + u32(amp_t4[0]) * amp_p.amp_c2_s0]);
+}
+
+fn amp_fmod_f32(x: f32, y: f32) -> f32 {
+    let bx = bitcast<u32>(x) & 0x7fffffffu;
+    let by = bitcast<u32>(y) & 0x7fffffffu;
+    if (bx >= 0x7f800000u || by > 0x7f800000u || by == 0u) { return bitcast<f32>(0x7fc00000u); }
+    if (by == 0x7f800000u || bx < by) { return x; }
+    let ay = bitcast<f32>(by);
+    let fy = frexp(ay);
+    var r = bitcast<f32>(bx);
+    for (var i = 0; i < 300; i++) {
+        if (!(r >= ay)) { break; }
+        let fr = frexp(r);
+        var k = i32(fr.exp) - i32(fy.exp);
+        if (fy.fract > fr.fract) { k = k - 1; }
+        r = r - ldexp(ay, k);
+    }
+    return bitcast<f32>(bitcast<u32>(r) | (bitcast<u32>(x) & 0x80000000u));
 }

@@ -52,9 +52,34 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     o[amp_p.amp_c0_off + u32(amp_t8[0]) * amp_p.amp_c0_s0 + u32(amp_t8[1]) * amp_p.amp_c0_s1] = log2(pv[amp_p.amp_c2_off + u32(amp_t7[0]) * amp_p.amp_c2_s0]);
     let amp_t9 = amp_idx;
     let amp_t10 = amp_idx;
-    let amp_t11 = bv[amp_p.amp_c3_off + u32(amp_t9[0]) * amp_p.amp_c3_s0];
-    let amp_t12 = ev[amp_p.amp_c4_off + u32(amp_t10[0]) * amp_p.amp_c4_s0];
-    let amp_t13 = pow(abs(amp_t11), amp_t12);
-    let amp_t14 = array<i32, 2>(4i, i);
-    o[amp_p.amp_c0_off + u32(amp_t14[0]) * amp_p.amp_c0_s0 + u32(amp_t14[1]) * amp_p.amp_c0_s1] = select(select(select(amp_t13, select(bitcast<f32>(0x7fc00000u), select(amp_t13, -amp_t13, trunc(amp_t12 * 0.5) != amp_t12 * 0.5), trunc(amp_t12) == amp_t12), (bitcast<u32>(amp_t11) >> 31u) == 1u), bitcast<f32>(0x7fc00000u), !(amp_t11 == amp_t11) || !(amp_t12 == amp_t12)), 1.0, amp_t12 == 0.0 || amp_t11 == 1.0);
+    let amp_t11 = array<i32, 2>(4i, i);
+    o[amp_p.amp_c0_off + u32(amp_t11[0]) * amp_p.amp_c0_s0 + u32(amp_t11[1]) * amp_p.amp_c0_s1] = amp_powf_f32(bv[amp_p.amp_c3_off + u32(amp_t9[0]) * amp_p.amp_c3_s0], ev[amp_p.amp_c4_off + u32(amp_t10[0]) * amp_p.amp_c4_s0]);
+}
+
+fn amp_powf_f32(x: f32, y: f32) -> f32 {
+    let bx = bitcast<u32>(x);
+    let ax = bx & 0x7fffffffu;
+    let ay = bitcast<u32>(y) & 0x7fffffffu;
+    let inf = bitcast<f32>(0x7f800000u);
+    if (ay == 0u || bx == 0x3f800000u) { return 1.0f; }
+    if (ax > 0x7f800000u || ay > 0x7f800000u) { return bitcast<f32>(0x7fc00000u); }
+    if (ay == 0x7f800000u) {
+        if (ax == 0x3f800000u) { return 1.0f; }
+        return select(0.0f, inf, (ax > 0x3f800000u) == (y > 0.0f));
+    }
+    let integral = trunc(y) == y;
+    let odd = integral && ay < 0x4b800000u && trunc(y * 0.5f) != y * 0.5f;
+    var r: f32;
+    if (ax == 0u) {
+        r = select(0.0f, inf, y < 0.0f);
+    } else if (ax == 0x7f800000u) {
+        r = select(0.0f, inf, y > 0.0f);
+    } else {
+        r = pow(bitcast<f32>(ax), y);
+    }
+    if ((bx & 0x80000000u) != 0u) {
+        if (odd) { return -r; }
+        if (!integral && ax != 0u && ax != 0x7f800000u) { return bitcast<f32>(0x7fc00000u); }
+    }
+    return r;
 }
