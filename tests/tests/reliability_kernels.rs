@@ -501,9 +501,10 @@ fn float_special_values_match_rust() {
                 .filter(|(k, _)| ![4, 5].contains(k))
             {
                 let same = (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits();
-                // pow: exact where Rust's result is exact, else WGSL's
-                // `pow` accuracy (3 ULP in f32, relative).
-                let close = k == 3 && close32(*g, w, 1e-6, 0.0) && g.signum() == w.signum()
+                // pow: exact where Rust's result is exact, else the
+                // documented driver latitude (NVIDIA: 1.4e-6 relative for
+                // `0.05.powf(-3.0)`).
+                let close = k == 3 && close32(*g, w, POWF_REL, 0.0) && g.signum() == w.signum()
                     // `%`: within the rounding of `y * trunc(x / y)`, 4 ULP
                     // of `x`, where the driver does not fuse `fma`
                     // (lavapipe); exact where it does and on the CPU.

@@ -280,6 +280,13 @@ fn tile_static_beyond_the_limit_is_refused() {
     }
 }
 
+/// Whether `acc`'s device memory is host memory (the CPU accelerator,
+/// software adapters), where the memory-pressure tests expect small
+/// transfers to keep working under the cap.
+fn host_memory_device(acc: &Accelerator) -> bool {
+    acc.is_emulated()
+}
+
 /// The variable that marks a child process of the memory-pressure test.
 const PRESSURE_CHILD: &str = "AMP_TEST_PRESSURE_CHILD";
 
@@ -369,8 +376,17 @@ fn pressure_child_to_vec() {
         cap_address_space(120 << 20);
         let err = a.to_vec().unwrap_err();
         assert!(matches!(err, Error::OutOfMemory { .. }), "{acc}: {err:?}");
-        let last = a.view().get([N - 1]).unwrap();
-        assert_eq!(last, ((N - 1) as u32).wrapping_mul(2_654_435_761), "{acc}");
+        // Single elements can still be read where device memory is host
+        // memory; a hardware driver reserves address space for every
+        // mapping and may refuse even a small one under the cap: then a
+        // clear error too, never an abort.
+        match a.view().get([N - 1]) {
+            Ok(last) => assert_eq!(last, ((N - 1) as u32).wrapping_mul(2_654_435_761), "{acc}"),
+            Err(e) => assert!(
+                !host_memory_device(&acc) && matches!(e, Error::OutOfMemory { .. }),
+                "{acc}: {e:?}"
+            ),
+        }
         drop(a);
         cap_address_space(u64::MAX >> 2);
     }
@@ -397,9 +413,19 @@ fn pressure_child_synchronize() {
         .unwrap();
         view.wait().unwrap();
         cap_address_space(72 << 20);
-        v.synchronize().unwrap();
-        drop(v);
+        let synced = v.synchronize();
         cap_address_space(u64::MAX >> 2);
+        match synced {
+            Ok(()) => {}
+            // As above: a hardware driver may refuse a mapping under the
+            // cap; the error is clear and the data is still on the device.
+            Err(e) if !host_memory_device(&acc) => {
+                assert!(matches!(e, Error::OutOfMemory { .. }), "{acc}: {e:?}");
+                v.synchronize().unwrap();
+            }
+            Err(e) => panic!("{acc}: {e:?}"),
+        }
+        drop(v);
         assert!(
             host.iter()
                 .enumerate()
