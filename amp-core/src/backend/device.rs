@@ -256,35 +256,11 @@ impl DeviceContext {
         if !guard.armed.swap(false, std::sync::atomic::Ordering::AcqRel) {
             return Ok(());
         }
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("amp-rs loop guard read"),
-            size: 4,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("amp-rs loop guard read"),
-            });
-        encoder.copy_buffer_to_buffer(&guard.status, 0, &staging, 0, 4);
-        self.queue.submit([encoder.finish()]);
-        let (tx, rx) = std::sync::mpsc::channel();
-        staging.map_async(wgpu::MapMode::Read, .., move |r| {
-            let _ = tx.send(r);
-        });
-        self.poll_until_idle()?;
-        let mapped = rx
-            .recv()
-            .map_err(|_| Error::Runtime("buffer mapping was cancelled".to_string()))?;
-        mapped.map_err(|e| Error::Runtime(format!("cannot read the loop guard: {e}")))?;
-        let status = {
-            let data = staging
-                .get_mapped_range(..)
-                .map_err(|e| Error::Runtime(format!("cannot read the loop guard: {e}")))?;
-            u32::from_ne_bytes([data[0], data[1], data[2], data[3]])
-        };
-        staging.unmap();
+        let mut status = 0;
+        self.read_buffer(&guard.status, 0..4, |data| {
+            status = u32::from_ne_bytes([data[0], data[1], data[2], data[3]]);
+            Ok(())
+        })?;
         if status != 0 {
             self.health.lost.lock().get_or_insert(format!(
                 "a kernel ran {} or more loop entries and iterations in one work item on llvmpipe, which silently ends every loop of a work item after 65,535: its results are not Rust's (run it on the CPU accelerator or another GPU; see docs/kernel-language.md)",
@@ -292,6 +268,83 @@ impl DeviceContext {
             ));
         }
         self.check()
+    }
+
+    /// Copies `range` of a GPU buffer to the host, blocking, and hands the
+    /// bytes to `take` while they are mapped (no copy of its own).
+    ///
+    /// # Errors
+    ///
+    /// `OutOfMemory` if the staging buffer cannot be allocated; device loss;
+    /// what `take` returns.
+    pub(crate) fn read_buffer(
+        &self,
+        buffer: &wgpu::Buffer,
+        range: std::ops::Range<u64>,
+        take: impl FnOnce(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        self.check()?;
+        let len = range.end - range.start;
+        let staging = self.staging_buffer(len, "amp-rs download")?;
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("amp-rs download"),
+            });
+        encoder.copy_buffer_to_buffer(buffer, range.start, &staging, 0, len);
+        let index = self.queue.submit([encoder.finish()]);
+        let (tx, rx) = std::sync::mpsc::channel();
+        staging.map_async(wgpu::MapMode::Read, .., move |r| {
+            let _ = tx.send(r);
+        });
+        self.wait_for(&index)?;
+        let mapped = match rx.try_recv() {
+            Ok(r) => r,
+            // The callback runs during a poll; poll until it has.
+            Err(_) => {
+                self.poll_until_idle()?;
+                rx.recv()
+                    .map_err(|_| Error::Runtime("buffer mapping was cancelled".to_string()))?
+            }
+        };
+        mapped.map_err(|e| {
+            self.check()
+                .err()
+                .unwrap_or_else(|| Error::Runtime(format!("cannot read device memory: {e}")))
+        })?;
+        let taken = {
+            let data = staging
+                .get_mapped_range(..)
+                .map_err(|e| Error::Runtime(format!("cannot read device memory: {e}")))?;
+            take(&data)
+        };
+        staging.unmap();
+        taken
+    }
+
+    /// A mappable buffer of `len` bytes that a copy can target.
+    ///
+    /// # Errors
+    ///
+    /// `OutOfMemory` if the device cannot allocate it (wgpu reports that through
+    /// an error scope, not a panic).
+    pub(crate) fn staging_buffer(&self, len: u64, label: &str) -> Result<wgpu::Buffer> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: len,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        if let Some(e) = futures::executor::block_on(scope.pop()) {
+            return Err(Error::OutOfMemory {
+                accelerator: "a GPU accelerator".to_string(),
+                detail: format!(
+                    "cannot allocate a staging buffer of {len} bytes for a download: {e}"
+                ),
+            });
+        }
+        Ok(staging)
     }
 
     /// Blocks until every submission on the device finished.

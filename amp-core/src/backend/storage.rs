@@ -696,7 +696,7 @@ impl Storage {
                         continue;
                     }
                     let hull = chunk_part.hull().expect("non-empty chunk");
-                    read_gpu(device, buffer, hull.clone(), |data| {
+                    device.read_buffer(buffer, hull.clone(), |data| {
                         for r in chunk_part.ranges() {
                             let lo = (r.start - hull.start) as usize;
                             let hi = (r.end - hull.start) as usize;
@@ -874,84 +874,6 @@ fn write_device(mem: &DeviceMem, range: Range<u64>, data: &[u8]) -> Result<()> {
     }
 }
 
-/// Copies `range` of a GPU buffer to the host, blocking, and hands the
-/// bytes to `take` while they are mapped (no copy of its own).
-///
-/// # Errors
-///
-/// `OutOfMemory` if the staging buffer cannot be allocated; device loss;
-/// what `take` returns.
-fn read_gpu(
-    device: &DeviceContext,
-    buffer: &wgpu::Buffer,
-    range: Range<u64>,
-    take: impl FnOnce(&[u8]) -> Result<()>,
-) -> Result<()> {
-    device.check()?;
-    let len = range.end - range.start;
-    let staging = staging_buffer(device, len, "amp-rs download")?;
-    let mut encoder = device
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("amp-rs download"),
-        });
-    encoder.copy_buffer_to_buffer(buffer, range.start, &staging, 0, len);
-    let index = device.queue.submit([encoder.finish()]);
-    let (tx, rx) = std::sync::mpsc::channel();
-    staging.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = tx.send(r);
-    });
-    device.wait_for(&index)?;
-    let mapped = match rx.try_recv() {
-        Ok(r) => r,
-        // The callback runs during a poll; poll until it has.
-        Err(_) => {
-            device.poll_until_idle()?;
-            rx.recv()
-                .map_err(|_| Error::Runtime("buffer mapping was cancelled".to_string()))?
-        }
-    };
-    mapped.map_err(|e| {
-        device
-            .check()
-            .err()
-            .unwrap_or_else(|| Error::Runtime(format!("cannot read device memory: {e}")))
-    })?;
-    let taken = {
-        let data = staging
-            .get_mapped_range(..)
-            .map_err(|e| Error::Runtime(format!("cannot read device memory: {e}")))?;
-        take(&data)
-    };
-    staging.unmap();
-    taken
-}
-
-/// A mappable buffer of `len` bytes that a copy can target.
-///
-/// # Errors
-///
-/// `OutOfMemory` if the device cannot allocate it (wgpu reports that through
-/// an error scope, not a panic).
-fn staging_buffer(device: &DeviceContext, len: u64, label: &str) -> Result<wgpu::Buffer> {
-    let scope = device
-        .device
-        .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-    let staging = device.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: len,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    if let Some(e) = futures::executor::block_on(scope.pop()) {
-        return Err(Error::OutOfMemory {
-            accelerator: "a GPU accelerator".to_string(),
-            detail: format!("cannot allocate a staging buffer of {len} bytes for a download: {e}"),
-        });
-    }
-    Ok(staging)
-}
-
 /// The most bytes one step of a transfer moves (and stages).
 const TRANSFER_CHUNK: u64 = 32 * 1024 * 1024;
 
@@ -994,7 +916,7 @@ fn start_download(
     device.check()?;
     let hull = part.hull().expect("a non-empty part");
     let len = hull.end - hull.start;
-    let staging = staging_buffer(device, len, "amp-rs async download")?;
+    let staging = device.staging_buffer(len, "amp-rs async download")?;
     let mut encoder = device
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor {

@@ -80,7 +80,6 @@ fn locals_bytes(types: &Types, tile_static: &[super::ir::LocalId]) -> u64 {
 /// The size and alignment of `t` as WGSL lays it out (which is at least what
 /// the native form needs).
 fn size_align(t: &Type) -> (u64, u64) {
-    let round = |x: u64, a: u64| x.div_ceil(a.max(1)) * a.max(1);
     match t {
         Type::Scalar(Scalar::F64) => (8, 8),
         Type::Scalar(_) | Type::Param(_) => (4, 4),
@@ -100,8 +99,12 @@ fn size_align(t: &Type) -> (u64, u64) {
     }
 }
 
+/// `x` rounded up to a multiple of `align`.
+fn round(x: u64, align: u64) -> u64 {
+    x.div_ceil(align.max(1)) * align.max(1)
+}
+
 fn fields_size_align<'a>(fields: impl Iterator<Item = &'a Type>) -> (u64, u64) {
-    let round = |x: u64, a: u64| x.div_ceil(a.max(1)) * a.max(1);
     let (mut size, mut align) = (0u64, 1u64);
     for f in fields {
         let (s, a) = size_align(f);
