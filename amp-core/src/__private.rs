@@ -149,11 +149,12 @@ pub fn launch_test_kernel(
 pub mod kernel {
     pub use crate::kernel::cancel::poll;
     pub use crate::kernel::capture::{BindNative, Capture, CaptureList, assert_capture};
+    pub use crate::kernel::cpu::{LocalTile, Slots, TileAt, TileBatch, WorkItem};
     pub use crate::kernel::ir;
     pub use crate::kernel::math::{Abs, Bits, Float, Num};
     pub use crate::kernel::native::{CpuView, IntoIndex, Store, TileArray, TileMemory, ops};
     pub use crate::kernel::{
-        KernelSite, compiled_sources, launch, launch_tiled, lower_to_wgsl, native_kernel,
-        native_tiled_kernel,
+        KernelSite, Split, Threaded, TiledNative, compiled_sources, launch, launch_tiled,
+        lower_to_wgsl, native_kernel, native_split_kernel, native_tiled_kernel,
     };
 }

@@ -1,7 +1,6 @@
 //! How captured variables reach a kernel: containers become buffer bindings
 //! (made coherent first), scalars become launch parameters.
 
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::backend::storage::{DeviceBinding, Storage};
@@ -91,11 +90,7 @@ fn bind_view<T: Element, const N: usize>(
     let region = layout.region();
     let binding = storage.use_on(&region, view, writable, false)?;
     let cpu = match &binding {
-        DeviceBinding::Cpu(mem) => Some(CpuView {
-            mem: Arc::clone(mem),
-            layout: *layout,
-            _marker: PhantomData,
-        }),
+        DeviceBinding::Cpu(mem) => Some(CpuView::new(Arc::clone(mem), layout)),
         DeviceBinding::Gpu(_) => None,
     };
     Ok((
@@ -111,11 +106,7 @@ fn bind_view<T: Element, const N: usize>(
 }
 
 fn retag<T: Element, const N: usize, A: Access>(v: CpuView<T, N, ReadWrite>) -> CpuView<T, N, A> {
-    CpuView {
-        mem: v.mem,
-        layout: v.layout,
-        _marker: PhantomData,
-    }
+    v.retag()
 }
 
 impl<T: Element, const N: usize, A: Access> Capture for ArrayView<'_, T, N, A> {

@@ -8,6 +8,7 @@
 
 pub(crate) mod cancel;
 pub(crate) mod capture;
+pub(crate) mod cpu;
 pub mod ir;
 pub(crate) mod math;
 pub(crate) mod native;
@@ -198,13 +199,6 @@ fn check_resources(needs: &Resources, view: &AcceleratorView, site: &KernelSite)
         )));
     }
     Ok(())
-}
-
-/// The stack of a CPU thread running work items of a kernel that needs
-/// `needs`: `base`, plus room for several copies of its locals (unoptimised
-/// native code moves arrays through temporaries).
-fn work_item_stack(base: usize, needs: &Resources) -> usize {
-    base + 4 * needs.local_bytes as usize
 }
 
 /// Writes `source` to `dir` as `<kernel name>.wgsl` (best effort: a dump
@@ -431,8 +425,7 @@ where
         kernel_key::<F>(None, consts),
         dispatch,
         move |native, needs| {
-            let stack = work_item_stack(NATIVE_STACK, &needs);
-            Box::new(move || run_native(site, domain, total, stack, &native, &cpu))
+            Box::new(move || cpu::run_native(site, domain, total, needs.local_bytes, &native, &cpu))
         },
     )
 }
@@ -454,14 +447,76 @@ fn work_items<const N: usize>(extent: &Extent<N>, site: &KernelSite) -> Result<u
     })
 }
 
-/// Returns `body`: gives the native form of a tiled kernel its parameter
-/// types (see [`native_kernel`]).
-pub fn native_tiled_kernel<const N: usize, C, F>(_captures: &C, body: F) -> F
+/// The threaded native form of a tiled kernel (see [`cpu`]): `body` runs
+/// one work item, on a thread of its own.
+pub fn native_tiled_kernel<const N: usize, C, F>(_captures: &C, body: F) -> Threaded<F>
 where
     C: CaptureList,
     F: Fn(&C::Cpu, &TiledIndex<N>, &native::TileMemory) + Send + Sync + 'static,
 {
-    body
+    Threaded(body)
+}
+
+/// The split native form of a tiled kernel (see [`cpu`]): `body` runs a
+/// batch of tiles, its barriers compiled away.
+pub fn native_split_kernel<const N: usize, C, F>(_captures: &C, body: F) -> Split<F>
+where
+    C: CaptureList,
+    F: Fn(&C::Cpu, &cpu::TileBatch<N>) + Send + Sync + 'static,
+{
+    Split(body)
+}
+
+/// A tiled kernel's native form: [`Threaded`] or [`Split`].
+pub trait TiledNative<const N: usize, C>: Send + Sync + 'static {
+    /// Runs the kernel over `domain` on the CPU accelerator.
+    fn run(
+        &self,
+        site: &KernelSite,
+        domain: crate::TiledExtent<N>,
+        tile_static_bytes: u32,
+        local_bytes: u64,
+        captures: &C,
+    ) -> Result<()>;
+}
+
+/// A tiled kernel's native form that runs each work item on a thread.
+pub struct Threaded<F>(F);
+
+/// A tiled kernel's native form with its barriers compiled away.
+pub struct Split<F>(F);
+
+impl<const N: usize, C: Sync, F> TiledNative<N, C> for Threaded<F>
+where
+    F: Fn(&C, &TiledIndex<N>, &native::TileMemory) + Send + Sync + 'static,
+{
+    fn run(
+        &self,
+        site: &KernelSite,
+        domain: crate::TiledExtent<N>,
+        tile_static_bytes: u32,
+        local_bytes: u64,
+        captures: &C,
+    ) -> Result<()> {
+        let stack = TILE_STACK + 4 * local_bytes as usize;
+        cpu::run_threaded(site, domain, tile_static_bytes, stack, captures, &self.0)
+    }
+}
+
+impl<const N: usize, C: Sync, F> TiledNative<N, C> for Split<F>
+where
+    F: Fn(&C, &cpu::TileBatch<N>) + Send + Sync + 'static,
+{
+    fn run(
+        &self,
+        site: &KernelSite,
+        domain: crate::TiledExtent<N>,
+        _tile_static_bytes: u32,
+        _local_bytes: u64,
+        captures: &C,
+    ) -> Result<()> {
+        cpu::run_split(site, domain, captures, &self.0)
+    }
 }
 
 /// Launches a tiled kernel (one workgroup per tile): the entry point of
@@ -487,7 +542,7 @@ pub fn launch_tiled<const N: usize, C, B, F>(
 where
     C: CaptureList,
     B: FnOnce() -> Block,
-    F: Fn(&C::Cpu, &TiledIndex<N>, &native::TileMemory) + Send + Sync + 'static,
+    F: TiledNative<N, C::Cpu>,
 {
     let (extent, tile) = (domain.extent(), domain.tile_extent());
     let total = work_items(&extent, site)?;
@@ -539,113 +594,15 @@ where
         kernel_key::<F>(dispatch.tile.as_deref(), consts),
         dispatch,
         move |native, needs| {
-            let stack = work_item_stack(TILE_STACK, &needs);
-            Box::new(move || {
-                run_native_tiled(site, domain, tile_static_bytes, stack, &native, &cpu)
-            })
+            Box::new(move || cpu.run(site, domain, tile_static_bytes, needs.local_bytes, &native))
         },
     )
 }
 
-/// The stack of a thread running work items of a non-tiled kernel, before
-/// room for the kernel's locals (Rust's default for spawned threads).
-const NATIVE_STACK: usize = 2 * 1024 * 1024;
-/// The stack of a thread running one work item of a tiled kernel, before
-/// room for the kernel's locals (a tile may start 1024 of them).
+/// The stack of a thread running one work item of a tiled kernel (the
+/// threaded form), before room for the kernel's locals (a tile may start
+/// 1024 of them).
 const TILE_STACK: usize = 512 * 1024;
-
-/// The most threads the CPU accelerator starts for one tiled launch (at
-/// least one tile's worth).
-const MAX_TILE_THREADS: usize = 4096;
-
-/// Runs a tiled kernel's native form: tiles in parallel (one group of
-/// threads per core), the work items of a tile on threads of their own that
-/// meet at the tile's barriers and share its `tile_static` memory.
-fn run_native_tiled<
-    const N: usize,
-    C: Sync,
-    F: Fn(&C, &TiledIndex<N>, &native::TileMemory) + Sync,
->(
-    site: &KernelSite,
-    domain: crate::TiledExtent<N>,
-    tile_static_bytes: u32,
-    stack: usize,
-    captures: &C,
-    body: &F,
-) -> Result<()> {
-    let tile = domain.tile_extent();
-    let tiles = domain.tile_count();
-    let total_tiles = tiles.size() as usize;
-    let members = domain.tile_size() as usize;
-    // One group of threads per core, but no more than MAX_TILE_THREADS
-    // threads in all (a machine of many cores running tiles of 1024 work
-    // items would otherwise start tens of thousands of threads).
-    let groups = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(MAX_TILE_THREADS / members)
-        .min(total_tiles)
-        .max(1);
-    // The command's cancel token, for every work-item thread.
-    let token = cancel::current();
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    std::thread::scope(|s| {
-        for g in 0..groups {
-            let gate = Arc::new(native::TileGate::new(members));
-            let memory = Arc::new(native::TileMemory::new(tile_static_bytes));
-            for k in 0..members {
-                let (gate, group_gate, memory, failure, token) = (
-                    Arc::clone(&gate),
-                    Arc::clone(&gate),
-                    Arc::clone(&memory),
-                    &failure,
-                    token.clone(),
-                );
-                let local = tile.index_of(k as u64).expect("within the tile");
-                let spawned =
-                    std::thread::Builder::new()
-                        .stack_size(stack)
-                        .spawn_scoped(s, move || {
-                            let _token = cancel::enter(token);
-                            let sync: Arc<dyn crate::TileSync> = gate.clone();
-                            let mut t = g;
-                            while t < total_tiles && !gate.aborted() {
-                                let tile_index =
-                                    tiles.index_of(t as u64).expect("within the tiles");
-                                let mut global = local;
-                                for d in 0..N {
-                                    global[d] = tile_index[d] * tile[d] + local[d];
-                                }
-                                let tiled = TiledIndex::with_barrier(
-                                    global,
-                                    &domain,
-                                    crate::TileBarrier::from_sync(Arc::clone(&sync)),
-                                );
-                                let run =
-                                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                        cancel::poll();
-                                        body(captures, &tiled, &memory)
-                                    }));
-                                if let Err(payload) = run {
-                                    failure.lock().get_or_insert(kernel_error(site, &*payload));
-                                    gate.abort();
-                                    return;
-                                }
-                                // The whole tile finishes before its memory is reused.
-                                sync.wait();
-                                t += groups;
-                            }
-                        });
-                if let Err(e) = spawned {
-                    failure.lock().get_or_insert(Error::Runtime(format!(
-                        "kernel failed on the CPU accelerator: cannot start a work-item thread: {e}"
-                    )));
-                    group_gate.abort();
-                }
-            }
-        }
-    });
-    failure.into_inner().map_or(Ok(()), Err)
-}
 
 /// The error of a CPU kernel whose work item unwound with `payload`: a
 /// stop (cancel, timeout) or a panic (an out-of-bounds index).
@@ -967,63 +924,4 @@ fn run_transactionally(
         }
     }
     result
-}
-
-/// Runs a kernel's native form over every index of `domain`, on all cores.
-fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
-    site: &KernelSite,
-    domain: Extent<N>,
-    total: u32,
-    stack: usize,
-    captures: &C,
-    body: &F,
-) -> Result<()> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(total as usize)
-        .max(1);
-    let chunk = (total as usize).div_ceil(threads);
-    // The command's cancel token, for every worker thread.
-    let token = cancel::current();
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    std::thread::scope(|s| {
-        for t in 0..threads {
-            let (failure, token) = (&failure, token.clone());
-            let spawned =
-                std::thread::Builder::new()
-                    .stack_size(stack)
-                    .spawn_scoped(s, move || {
-                        let _token = cancel::enter(token);
-                        let start = t * chunk;
-                        let end = ((t + 1) * chunk).min(total as usize);
-                        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            if start >= end {
-                                return;
-                            }
-                            let mut idx = domain.index_of(start as u64).expect("in the domain");
-                            for _ in start..end {
-                                cancel::poll();
-                                body(captures, idx);
-                                // Row-major increment.
-                                for d in (0..N).rev() {
-                                    idx[d] += 1;
-                                    if idx[d] < domain[d] {
-                                        break;
-                                    }
-                                    idx[d] = 0;
-                                }
-                            }
-                        }));
-                        if let Err(payload) = run {
-                            failure.lock().get_or_insert(kernel_error(site, &*payload));
-                        }
-                    });
-            if let Err(e) = spawned {
-                failure.lock().get_or_insert(Error::Runtime(format!(
-                    "kernel failed on the CPU accelerator: cannot start a work-item thread: {e}"
-                )));
-            }
-        }
-    });
-    failure.into_inner().map_or(Ok(()), Err)
 }

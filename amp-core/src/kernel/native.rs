@@ -14,22 +14,64 @@ use crate::layout::Layout;
 use crate::{Access, Element, Index, ReadWrite};
 
 /// A container as a CPU kernel sees it: the accelerator's copy and the
-/// view's placement in it.
+/// view's placement in it, in 32-bit words (elements are whole words).
 pub struct CpuView<T: Element, const N: usize, A: Access> {
-    pub(crate) mem: Arc<CpuMem>,
-    pub(crate) layout: Layout<N>,
-    pub(crate) _marker: std::marker::PhantomData<(T, A)>,
+    mem: Arc<CpuMem>,
+    /// The word of element `[0, .., 0]`.
+    base: usize,
+    /// The view's extent (named so that a kernel's `a.extent` reads as no
+    /// field at all).
+    bounds: [i32; N],
+    /// Words between neighbours along each dimension.
+    word_strides: [usize; N],
+    _marker: std::marker::PhantomData<(T, A)>,
 }
 
 impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
-    fn word_range(&self, idx: &Index<N>) -> std::ops::Range<usize> {
-        assert!(
-            self.layout.extent.contains(idx),
+    /// The view of `layout` in `mem`.
+    pub(crate) fn new(mem: Arc<CpuMem>, layout: &Layout<N>) -> Self {
+        let words = (size_of::<T>() / 4) as u64;
+        CpuView {
+            mem,
+            base: (layout.offset / 4) as usize,
+            bounds: layout.extent.to_array(),
+            word_strides: std::array::from_fn(|d| (layout.strides[d] * words) as usize),
+            _marker: std::marker::PhantomData,
+        }
+    }
+
+    /// The same view with another access mode.
+    pub(crate) fn retag<B: Access>(self) -> CpuView<T, N, B> {
+        CpuView {
+            mem: self.mem,
+            base: self.base,
+            bounds: self.bounds,
+            word_strides: self.word_strides,
+            _marker: std::marker::PhantomData,
+        }
+    }
+
+    /// The first word of the element at `idx`.
+    #[inline(always)]
+    fn word(&self, idx: &Index<N>) -> usize {
+        let mut w = self.base;
+        for d in 0..N {
+            // One unsigned comparison covers negative components too.
+            if idx[d] as u32 >= self.bounds[d] as u32 {
+                self.out_of_bounds(idx);
+            }
+            w += idx[d] as usize * self.word_strides[d];
+        }
+        w
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn out_of_bounds(&self, idx: &Index<N>) -> ! {
+        panic!(
             "kernel index {idx} is out of bounds of extent {}",
-            self.layout.extent
-        );
-        let start = (self.layout.byte_offset(idx) / 4) as usize;
-        start..start + size_of::<T>() / 4
+            crate::Extent::new(self.bounds)
+        )
     }
 
     /// Reads the element at `idx`.
@@ -37,14 +79,45 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     /// # Panics
     ///
     /// If `idx` is out of bounds (the launch reports it as an error).
+    #[inline]
     pub fn load(&self, idx: impl IntoIndex<N>) -> T {
-        let range = self.word_range(&idx.into_index());
-        let mut value = T::zeroed();
-        let bytes = bytemuck::bytes_of_mut(&mut value);
-        for (chunk, word) in bytes.chunks_exact_mut(4).zip(&self.mem.words()[range]) {
+        let w = self.word(&idx.into_index());
+        load_words(&self.mem.words()[w..w + size_of::<T>() / 4])
+    }
+}
+
+/// The value of `T` held in `words` (relaxed atomic loads: racing kernels
+/// stay defined behaviour).
+#[inline(always)]
+fn load_words<T: Element>(words: &[std::sync::atomic::AtomicU32]) -> T {
+    let mut value = T::zeroed();
+    let bytes = bytemuck::bytes_of_mut(&mut value);
+    if let [word] = words {
+        bytes.copy_from_slice(&word.load(Ordering::Relaxed).to_ne_bytes());
+    } else {
+        for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
             chunk.copy_from_slice(&word.load(Ordering::Relaxed).to_ne_bytes());
         }
-        value
+    }
+    value
+}
+
+/// Writes `value` to `words` (relaxed atomic stores).
+#[inline(always)]
+fn store_words<T: Element>(words: &[std::sync::atomic::AtomicU32], value: T) {
+    let bytes = bytemuck::bytes_of(&value);
+    if let [word] = words {
+        word.store(
+            u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+            Ordering::Relaxed,
+        );
+    } else {
+        for (chunk, word) in bytes.chunks_exact(4).zip(words) {
+            word.store(
+                u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
+                Ordering::Relaxed,
+            );
+        }
     }
 }
 
@@ -60,15 +133,10 @@ pub trait Store<T, const N: usize> {
 }
 
 impl<T: Element, const N: usize> Store<T, N> for CpuView<T, N, ReadWrite> {
+    #[inline]
     fn store(&self, idx: impl IntoIndex<N>, value: T) {
-        let range = self.word_range(&idx.into_index());
-        let bytes = bytemuck::bytes_of(&value);
-        for (chunk, word) in bytes.chunks_exact(4).zip(&self.mem.words()[range]) {
-            word.store(
-                u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
-                Ordering::Relaxed,
-            );
-        }
+        let w = self.word(&idx.into_index());
+        store_words(&self.mem.words()[w..w + size_of::<T>() / 4], value);
     }
 }
 

@@ -81,9 +81,36 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             let #c = ::amp_core::__private::kernel::BindNative::native(&__amp_caps.#i);
         }
     });
-    let native_body = native_block(&k.body);
+    let native_body = native_block(Cx::default(), &k.body);
     let index = &k.index;
-    let launch = if k.tiled {
+    let split = if k.tiled {
+        super::split::split(k)
+    } else {
+        None
+    };
+    let launch = if let Some(split) = split {
+        quote! {
+            // Locals restored per work item may go unused or unassigned in
+            // some regions.
+            #[allow(clippy::all, unused_parens, unused_braces, unused_variables, unused_mut, unused_assignments, unused_labels)]
+            let __amp_native = ::amp_core::__private::kernel::native_split_kernel::<#rank, _, _>(
+                &__amp_captures,
+                move |__amp_caps, __amp_batch: &::amp_core::__private::kernel::TileBatch<#rank>| {
+                    #(#native_binds)*
+                    #split
+                },
+            );
+            ::amp_core::__private::kernel::launch_tiled::<#rank, _, _, _>(
+                #view,
+                ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
+                &__AMP_SITE,
+                __amp_captures,
+                #const_key,
+                || -> __ir::Block { #ir_body },
+                __amp_native,
+            )
+        }
+    } else if k.tiled {
         quote! {
             #[allow(clippy::all, unused_parens, unused_braces)]
             let __amp_native = ::amp_core::__private::kernel::native_tiled_kernel::<#rank, _, _>(
@@ -480,9 +507,24 @@ fn kpath(rest: &str) -> TokenStream {
     format!("{K}::{rest}").parse().expect("a path")
 }
 
-fn native_block(b: &Block) -> TokenStream {
-    let stmts = b.stmts.iter().map(native_stmt);
-    let tail = b.tail.as_ref().map(|t| native_expr(t));
+/// Where native code is generated: outside any loop of a work-item region
+/// of the split form (see [`super::split`]), `break`, `continue` and
+/// `return` leave the region's work-item loop instead.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Cx<'a> {
+    pub(crate) exits: Option<&'a Exits>,
+}
+
+/// The code of `break`, `continue` and `return` in a work-item region.
+pub(crate) struct Exits {
+    pub(crate) brk: TokenStream,
+    pub(crate) cont: TokenStream,
+    pub(crate) ret: TokenStream,
+}
+
+pub(crate) fn native_block(cx: Cx<'_>, b: &Block) -> TokenStream {
+    let stmts = b.stmts.iter().map(|s| native_stmt(cx, s));
+    let tail = b.tail.as_ref().map(|t| native_expr(cx, t));
     quote! { #(#stmts)* #tail }
 }
 
@@ -527,11 +569,11 @@ fn native_binary(op: &str, l: TokenStream, r: TokenStream, span: Span) -> TokenS
 
 /// The index argument of a container access: one expression, or the
 /// components of `a[i][j]` as `[i, j]`.
-fn native_index(idx: &[Expr]) -> TokenStream {
+fn native_index(cx: Cx<'_>, idx: &[Expr]) -> TokenStream {
     if idx.len() == 1 {
-        native_expr(&idx[0])
+        native_expr(cx, &idx[0])
     } else {
-        let parts = idx.iter().map(native_expr);
+        let parts = idx.iter().map(|e| native_expr(cx, e));
         quote!([#(#parts),*])
     }
 }
@@ -548,7 +590,7 @@ fn bit_assign(op: &str) -> Option<TokenStream> {
     }
 }
 
-fn native_stmt(s: &Stmt) -> TokenStream {
+pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
     let span = s.span;
     match &s.kind {
         StmtKind::Let {
@@ -562,16 +604,16 @@ fn native_stmt(s: &Stmt) -> TokenStream {
             let ty = native_ty.as_ref().map(|t| quote!(: #t));
             match init {
                 Some(e) => {
-                    let e = native_expr(e);
+                    let e = native_expr(cx, e);
                     quote_spanned!(span=> let #m #name #ty = #e;)
                 }
                 None => quote_spanned!(span=> let #m #name #ty;),
             }
         }
         StmtKind::Assign(place, op, e) => {
-            let value = native_expr(e);
+            let value = native_expr(cx, e);
             match place {
-                Place::Field(..) => native_field_assign(place, *op, value, span),
+                Place::Field(..) => native_field_assign(cx, place, *op, value, span),
                 Place::Local(_, name) => match op {
                     None => quote_spanned!(span=> #name = #value;),
                     Some(op) if bit_assign(op).is_some() => {
@@ -586,7 +628,7 @@ fn native_stmt(s: &Stmt) -> TokenStream {
                 // As Rust does for primitives: the value first, then the
                 // place, whose index is evaluated once.
                 Place::ArrayElement(_, name, idx) => {
-                    let idx = idx.iter().map(native_expr).collect::<Vec<_>>();
+                    let idx = idx.iter().map(|e| native_expr(cx, e)).collect::<Vec<_>>();
                     let f = kpath("ops::cast");
                     let keys: Vec<_> = (0..idx.len())
                         .map(|k| format_ident!("__amp_k{}", k))
@@ -610,7 +652,7 @@ fn native_stmt(s: &Stmt) -> TokenStream {
                     })
                 }
                 Place::Element(_, name, idx) | Place::TileElement(_, name, idx) => {
-                    let index = native_index(idx);
+                    let index = native_index(cx, idx);
                     let store = kpath("Store::store");
                     let v = match op {
                         None => quote!(__amp_v),
@@ -627,30 +669,30 @@ fn native_stmt(s: &Stmt) -> TokenStream {
             }
         }
         StmtKind::Expr(e) => {
-            let e = native_expr(e);
+            let e = native_expr(cx, e);
             quote_spanned!(span=> let _ = #e;)
         }
         StmtKind::If(c, a, b) => {
-            let c = native_expr(c);
-            let a = native_block(a);
+            let c = native_expr(cx, c);
+            let a = native_block(cx, a);
             match b {
                 Some(b) => {
-                    let b = native_block(b);
+                    let b = native_block(cx, b);
                     quote_spanned!(span=> if #c { #a } else { #b })
                 }
                 None => quote_spanned!(span=> if #c { #a }),
             }
         }
         StmtKind::While(c, body) => {
-            let c = native_expr(c);
-            let body = native_block(body);
+            let c = native_expr(cx, c);
+            let body = native_block(Cx::default(), body);
             // Every iteration polls for cancellation (a thread-local counter
             // decrement; see `amp_core`'s `kernel::cancel`).
             let poll = kpath("poll");
             quote_spanned!(span=> while #c { #poll(); #body })
         }
         StmtKind::Loop(body) => {
-            let body = native_block(body);
+            let body = native_block(Cx::default(), body);
             let poll = kpath("poll");
             quote_spanned!(span=> loop { #poll(); #body })
         }
@@ -663,9 +705,9 @@ fn native_stmt(s: &Stmt) -> TokenStream {
             body,
             ..
         } => {
-            let start = native_expr(start);
-            let end = native_expr(end);
-            let body = native_block(body);
+            let start = native_expr(cx, start);
+            let end = native_expr(cx, end);
+            let body = native_block(Cx::default(), body);
             let poll = kpath("poll");
             let body = quote!(#poll(); #body);
             let range = if *inclusive {
@@ -678,7 +720,7 @@ fn native_stmt(s: &Stmt) -> TokenStream {
                     // A step of 0 skips the loop, as on GPUs (Rust would
                     // panic); the range is evaluated before the step, as in
                     // Rust.
-                    let s = native_expr(s);
+                    let s = native_expr(cx, s);
                     let f = kpath("ops::cast");
                     quote_spanned!(span=> for #name in {
                         let __amp_range = #range;
@@ -691,8 +733,14 @@ fn native_stmt(s: &Stmt) -> TokenStream {
                 None => quote_spanned!(span=> for #name in #range { #body }),
             }
         }
-        StmtKind::Break => quote_spanned!(span=> break;),
-        StmtKind::Continue => quote_spanned!(span=> continue;),
+        StmtKind::Break => match cx.exits {
+            Some(exits) => exits.brk.clone(),
+            None => quote_spanned!(span=> break;),
+        },
+        StmtKind::Continue => match cx.exits {
+            Some(exits) => exits.cont.clone(),
+            None => quote_spanned!(span=> continue;),
+        },
         StmtKind::NativeCheck(tokens) => tokens.clone(),
         StmtKind::Barrier(kind, _) => {
             let method = format_ident!(
@@ -724,15 +772,18 @@ fn native_stmt(s: &Stmt) -> TokenStream {
                 let #name = &#arr;
             }
         }
-        StmtKind::Return(None) => quote_spanned!(span=> return;),
+        StmtKind::Return(None) => match cx.exits {
+            Some(exits) => exits.ret.clone(),
+            None => quote_spanned!(span=> return;),
+        },
         StmtKind::Return(Some(e)) => {
-            let e = native_expr(e);
+            let e = native_expr(cx, e);
             quote_spanned!(span=> return #e;)
         }
     }
 }
 
-fn native_expr(e: &Expr) -> TokenStream {
+pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
     let span = e.span;
     match &e.kind {
         ExprKind::Lit(_, Some(original)) => quote!(#original),
@@ -771,9 +822,11 @@ fn native_expr(e: &Expr) -> TokenStream {
             quote!(#name)
         }
         ExprKind::Const(path) => quote_spanned!(span=> #path),
-        ExprKind::Binary(op, l, r) => native_binary(op, native_expr(l), native_expr(r), span),
+        ExprKind::Binary(op, l, r) => {
+            native_binary(op, native_expr(cx, l), native_expr(cx, r), span)
+        }
         ExprKind::Unary(op, x) => {
-            let x = native_expr(x);
+            let x = native_expr(cx, x);
             if *op == "Neg" {
                 let f = kpath("ops::neg");
                 quote_spanned!(span=> #f(#x))
@@ -786,13 +839,13 @@ fn native_expr(e: &Expr) -> TokenStream {
             }
         }
         ExprKind::Cast(x, s) => {
-            let x = native_expr(x);
+            let x = native_expr(cx, x);
             let s = format_ident!("{}", s.variant().to_lowercase());
             let f = kpath("ops::cast");
             quote_spanned!(span=> #f::<#s, _>(#x))
         }
         ExprKind::TileLoad(_, name, idx) => {
-            let index = native_index(idx);
+            let index = native_index(cx, idx);
             quote_spanned!(span=> #name.load(#index))
         }
         ExprKind::Tiled(field, param) => {
@@ -809,25 +862,25 @@ fn native_expr(e: &Expr) -> TokenStream {
             quote_spanned!(span=> #param.#field)
         }
         ExprKind::Load(_, name, idx) => {
-            let index = native_index(idx);
+            let index = native_index(cx, idx);
             quote_spanned!(span=> #name.load(#index))
         }
         ExprKind::Element(x, i) => {
-            let x = native_expr(x);
-            let i = native_expr(i);
+            let x = native_expr(cx, x);
+            let i = native_expr(cx, i);
             let f = kpath("ops::cast");
             quote_spanned!(span=> #x[#f::<usize, _>(#i)])
         }
         ExprKind::MakeIndex(parts) => {
-            let parts = parts.iter().map(native_expr);
+            let parts = parts.iter().map(|e| native_expr(cx, e));
             quote_spanned!(span=> ::amp_core::Index::new([#(#parts),*]))
         }
         ExprKind::Array(items) => {
-            let items = items.iter().map(native_expr);
+            let items = items.iter().map(|e| native_expr(cx, e));
             quote_spanned!(span=> [#(#items),*])
         }
         ExprKind::Repeat(x, len) => {
-            let x = native_expr(x);
+            let x = native_expr(cx, x);
             quote_spanned!(span=> [#x; #len])
         }
         ExprKind::Call(_, method, args) => {
@@ -837,40 +890,40 @@ fn native_expr(e: &Expr) -> TokenStream {
                 "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits" => kpath("Bits"),
                 _ => kpath("Float"),
             };
-            let args = args.iter().map(native_expr);
+            let args = args.iter().map(|e| native_expr(cx, e));
             quote_spanned!(span=> #trait_path::#method(#(#args),*))
         }
         ExprKind::CallFn(path, args) => {
-            let args = args.iter().map(native_expr);
+            let args = args.iter().map(|e| native_expr(cx, e));
             quote_spanned!(span=> #path(#(#args),*))
         }
         ExprKind::Field(x, m) => {
-            let x = native_expr(x);
+            let x = native_expr(cx, x);
             quote_spanned!(span=> #x.#m)
         }
         ExprKind::MakeVector(_, _, path, args) => {
-            let args = args.iter().map(native_expr);
+            let args = args.iter().map(|e| native_expr(cx, e));
             quote_spanned!(span=> #path(#(#args),*))
         }
         ExprKind::MakeStruct(path, fields) => {
             let fields = fields.iter().map(|(n, e)| {
-                let e = native_expr(e);
+                let e = native_expr(cx, e);
                 quote!(#n: #e)
             });
             quote_spanned!(span=> #path { #(#fields),* })
         }
         ExprKind::MakeTuple(items) => {
-            let items = items.iter().map(native_expr);
+            let items = items.iter().map(|e| native_expr(cx, e));
             quote_spanned!(span=> (#(#items,)*))
         }
         ExprKind::If(c, a, b) => {
-            let c = native_expr(c);
-            let (a, b) = (native_block(a), native_block(b));
+            let c = native_expr(cx, c);
+            let (a, b) = (native_block(cx, a), native_block(cx, b));
             let if_else = quote_spanned!(span=> if #c { #a } else { #b });
             quote!((#if_else))
         }
         ExprKind::Block(b) => {
-            let b = native_block(b);
+            let b = native_block(cx, b);
             quote!({ #b })
         }
     }
@@ -933,7 +986,7 @@ pub(crate) fn expand_function(f: &Function) -> TokenStream {
     let name = sig.ident.to_string();
     let fn_name = &sig.ident;
     let builder = format_ident!("{}", BUILDER);
-    let native = native_block(&f.body);
+    let native = native_block(Cx::default(), &f.body);
     let const_params: Vec<&syn::ConstParam> = sig
         .generics
         .params
@@ -1049,6 +1102,7 @@ fn deepen_paths(tokens: TokenStream) -> TokenStream {
 /// `base.f.g = value` (or `op=`): direct on locals and local arrays; a
 /// load-modify-store on a container element.
 fn native_field_assign(
+    cx: Cx<'_>,
     place: &Place,
     op: Option<&'static str>,
     value: TokenStream,
@@ -1071,12 +1125,12 @@ fn native_field_assign(
     match root {
         Place::Local(_, name) => assign(quote!(#name #(.#fields)*)),
         Place::ArrayElement(_, name, idx) => {
-            let idx = idx.iter().map(native_expr).collect::<Vec<_>>();
+            let idx = idx.iter().map(|e| native_expr(cx, e)).collect::<Vec<_>>();
             let f = kpath("ops::cast");
             assign(quote!(#name #([#f::<usize, _>(#idx)])* #(.#fields)*))
         }
         Place::Element(_, name, idx) => {
-            let index = native_index(idx);
+            let index = native_index(cx, idx);
             let store = kpath("Store::store");
             let body = assign(quote!(__amp_e #(.#fields)*));
             quote_spanned! {span=> {
@@ -1088,7 +1142,7 @@ fn native_field_assign(
         }
         Place::Field(..) => unreachable!("the root of a field chain is not a field"),
         Place::TileElement(_, name, idx) => {
-            let index = native_index(idx);
+            let index = native_index(cx, idx);
             let store = kpath("Store::store");
             let body = assign(quote!(__amp_e #(.#fields)*));
             quote_spanned! {span=> {
