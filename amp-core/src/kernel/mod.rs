@@ -37,6 +37,11 @@ pub struct KernelSite {
     pub span: Span,
     /// The captured variables' names, in capture order.
     pub capture_names: &'static [&'static str],
+    /// Whether the macro proved that the kernel cannot fail once started
+    /// if every captured container's extent is the domain's (its accesses
+    /// are all at its own index; it has no loop): the CPU accelerator then
+    /// keeps no copy of what it writes and does not poll for cancellation.
+    pub infallible: bool,
 }
 
 /// A kernel instance: its native closure's type, then the values inlined
@@ -424,8 +429,11 @@ where
         build,
         kernel_key::<F>(None, consts),
         dispatch,
-        move |native, needs| {
-            Box::new(move || cpu::run_native(site, domain, total, needs.local_bytes, &native, &cpu))
+        move |native, needs, infallible| {
+            Box::new(move || {
+                let local_bytes = needs.local_bytes;
+                cpu::run_native(site, domain, total, local_bytes, infallible, &native, &cpu)
+            })
         },
     )
 }
@@ -593,7 +601,7 @@ where
         build,
         kernel_key::<F>(dispatch.tile.as_deref(), consts),
         dispatch,
-        move |native, needs| {
+        move |native, needs, _| {
             Box::new(move || cpu.run(site, domain, tile_static_bytes, needs.local_bytes, &native))
         },
     )
@@ -644,7 +652,7 @@ fn launch_with<const N: usize, C, B>(
     build: B,
     key: KernelKey,
     dispatch: Dispatch,
-    host: impl FnOnce(C::Cpu, Resources) -> Box<dyn FnOnce() -> Result<()> + Send>,
+    host: impl FnOnce(C::Cpu, Resources, bool) -> Box<dyn FnOnce() -> Result<()> + Send>,
 ) -> Result<()>
 where
     C: CaptureList,
@@ -835,6 +843,14 @@ where
             let (bound, native) = captures.bind_all(&view)?;
             let native =
                 native.ok_or_else(|| Error::Runtime("captures are not on the CPU".to_string()))?;
+            // A kernel that cannot fail (the macro's proof, and every
+            // container of the domain's extent) changes data only by
+            // finishing.
+            let infallible = site.infallible
+                && bound.iter().all(|b| match b {
+                    BoundOrScalar::Container(c) => c.extent == dispatch.extent,
+                    _ => true,
+                });
             // What the kernel may write: saved before it runs and put back
             // if it fails, so that a failed kernel leaves the data as it was.
             let written: Vec<(Arc<CpuMem>, std::ops::Range<usize>)> = bound
@@ -852,7 +868,8 @@ where
                 })
                 .collect();
             let mems = written.iter().map(|(m, _)| Arc::clone(m)).collect();
-            let body = host(native, needs);
+            let written = if infallible { Vec::new() } else { written };
+            let body = host(native, needs, infallible);
             view.record_writing(
                 |_, _| Ok(()),
                 move || {

@@ -53,7 +53,7 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
 
     /// The first word of the element at `idx`.
     #[inline(always)]
-    fn word(&self, idx: &Index<N>) -> usize {
+    fn word(&self, idx: Index<N>) -> usize {
         let mut w = self.base;
         for d in 0..N {
             // One unsigned comparison covers negative components too.
@@ -67,7 +67,7 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
 
     #[cold]
     #[inline(never)]
-    fn out_of_bounds(&self, idx: &Index<N>) -> ! {
+    fn out_of_bounds(&self, idx: Index<N>) -> ! {
         panic!(
             "kernel index {idx} is out of bounds of extent {}",
             crate::Extent::new(self.bounds)
@@ -81,7 +81,7 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     /// If `idx` is out of bounds (the launch reports it as an error).
     #[inline]
     pub fn load(&self, idx: impl IntoIndex<N>) -> T {
-        let w = self.word(&idx.into_index());
+        let w = self.word(idx.into_index());
         load_words(&self.mem.words()[w..w + size_of::<T>() / 4])
     }
 }
@@ -135,7 +135,7 @@ pub trait Store<T, const N: usize> {
 impl<T: Element, const N: usize> Store<T, N> for CpuView<T, N, ReadWrite> {
     #[inline]
     fn store(&self, idx: impl IntoIndex<N>, value: T) {
-        let w = self.word(&idx.into_index());
+        let w = self.word(idx.into_index());
         store_words(&self.mem.words()[w..w + size_of::<T>() / 4], value);
     }
 }

@@ -66,6 +66,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let domain = &k.domain;
+    let infallible = super::safety::infallible(k);
     let ir_body = ir_block(&k.body);
     // Upper-case names (constants, usually) are not captures: the native
     // body uses them from the enclosing scope, the IR builder inlines their
@@ -164,6 +165,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             static __AMP_SITE: ::amp_core::__private::kernel::KernelSite = ::amp_core::__private::kernel::KernelSite {
                 span: #site_span,
                 capture_names: &[#(#names),*],
+                infallible: #infallible,
             };
             // Each capture checked where the kernel uses it, so that a
             // capture of the wrong type is reported there.

@@ -4,6 +4,7 @@ mod ast;
 mod check;
 mod expand;
 mod parse;
+mod safety;
 mod split;
 
 use proc_macro2::TokenStream;

@@ -680,9 +680,21 @@ impl Gen<'_> {
             })
             .collect();
         // Exits: the work item's turn ends; flags tell the uniform code.
+        // What the region declares is out of scope or unused after an exit
+        // (the rest of the loop body or of the kernel does not run): only
+        // the outer locals it assigned are written back.
+        let exit_stores: Vec<TokenStream> = u
+            .assigns
+            .iter()
+            .filter(|id| slotted.contains(id) && !u.declares.contains(id))
+            .map(|id| {
+                let (s, n) = (slot(*id), name(id));
+                quote! { #s.put(__amp_wi, #n); }
+            })
+            .collect();
         let flag = format_ident!("__amp_exit{}", r);
-        let leave = |code: u8| quote!({ #(#stores)* #flag = #code; continue '__amp_wi; });
-        let done = quote!({ #(#stores)* continue '__amp_wi; });
+        let leave = |code: u8| quote!({ #(#exit_stores)* #flag = #code; continue '__amp_wi; });
+        let done = quote!({ #(#exit_stores)* continue '__amp_wi; });
         let exits = Exits {
             brk: leave(1),
             cont: if pos.loop_tail {
@@ -783,4 +795,81 @@ fn expr_exits(e: &Expr) -> bool {
         _ => {}
     });
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(body: TokenStream) -> Kernel {
+        let input: super::super::parse::Input = syn::parse2(body).expect("parses");
+        let mut errors = super::super::parse::Errors::default();
+        let k = super::super::parse::parse(input, &mut errors).expect("a kernel");
+        assert!(errors.into_result().is_ok());
+        k
+    }
+
+    #[test]
+    fn barriers_in_loops_and_locals_across_them_are_split() {
+        let k = kernel(quote! {
+            d, |t: TiledIndex<1>| {
+                tile_static! { let s: [f32; 16]; }
+                let l = t.local[0];
+                let mut sum = 0.0f32;
+                let mut i = 0;
+                while i < n {
+                    s[l] = a[[t.global[0] + i]];
+                    t.barrier.wait();
+                    for k in 0..16 { sum += s[k]; }
+                    t.barrier.wait();
+                    if i > 100 { break; }
+                    i += 16;
+                }
+                c[t.global] = sum;
+            }
+        });
+        let info = {
+            let nodes = nodes(&k.body).expect("split");
+            let mut info = Info::default();
+            info.scan(&nodes);
+            info.decide().expect("no conflict");
+            info
+        };
+        // `l`, `sum` and `i` live across barriers; `k` does not.
+        let slotted: Vec<&str> = info
+            .slotted
+            .iter()
+            .map(|id| info.names[id].as_str())
+            .collect();
+        assert_eq!(slotted, ["l", "sum", "i"]);
+        let code = split(&k).expect("split").to_string();
+        assert!(code.contains("__amp_wi"), "{code}");
+        assert!(!code.contains("barrier"), "{code}");
+    }
+
+    #[test]
+    fn what_the_split_form_does_not_cover_falls_back() {
+        // A local used across a barrier whose name is declared again.
+        let k = kernel(quote! {
+            d, |t: TiledIndex<1>| {
+                tile_static! { let s: [i32; 4]; }
+                let v = a[t.global];
+                s[t.local[0]] = v;
+                t.barrier.wait();
+                let v = v + s[0];
+                c[t.global] = v;
+            }
+        });
+        assert!(split(&k).is_none());
+        // A local used across a barrier, declared without a value.
+        let k = kernel(quote! {
+            d, |t: TiledIndex<1>| {
+                let v: i32;
+                v = 3;
+                t.barrier.wait();
+                c[t.global] = v;
+            }
+        });
+        assert!(split(&k).is_none());
+    }
 }
