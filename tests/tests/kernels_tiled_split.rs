@@ -173,7 +173,11 @@ fn uniform_return_before_a_barrier_and_while_on_a_local() {
         for g in 0..n as usize {
             let (tile, l) = (g / T as usize, g % T as usize);
             if tile % 3 == 2 {
-                assert!(out[g].is_nan(), "{}: element {g} written", acc.description());
+                assert!(
+                    out[g].is_nan(),
+                    "{}: element {g} written",
+                    acc.description()
+                );
                 continue;
             }
             // A scan of width 8 over the tile, step by step.
@@ -254,7 +258,12 @@ fn rank_two_and_three_tiles_exchange_through_tile_static() {
                     let base = (i * e[1] as usize + j) * e[2] as usize;
                     let tile_z = z / 8 * 8;
                     let want: i32 = x[base + tile_z..base + tile_z + 8].iter().sum();
-                    assert_eq!(out[base + z], want, "{}: sum at {i},{j},{z}", acc.description());
+                    assert_eq!(
+                        out[base + z],
+                        want,
+                        "{}: sum at {i},{j},{z}",
+                        acc.description()
+                    );
                 }
             }
         }
@@ -291,7 +300,12 @@ fn a_kernel_left_to_the_threaded_form_gives_the_same_results() {
         for g in 0..n as usize {
             let (tile, l) = (g / T as usize, g % T as usize);
             let right = x[tile * T as usize + (l + 1) % T as usize];
-            assert_eq!(out[g], x[g] * 2 + right, "{}: element {g}", acc.description());
+            assert_eq!(
+                out[g],
+                x[g] * 2 + right,
+                "{}: element {g}",
+                acc.description()
+            );
         }
     }
 }

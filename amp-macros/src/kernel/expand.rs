@@ -707,11 +707,27 @@ pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
             body,
             ..
         } => {
+            // A loop over constant bounds without loops inside runs a
+            // bounded number of times: it needs no cancellation poll (the
+            // launch polls between work items or tiles).
+            let bounded = is_constant(start)
+                && is_constant(end)
+                && step.as_ref().is_none_or(is_constant)
+                && !body.stmts.iter().any(|s| {
+                    matches!(
+                        s.kind,
+                        StmtKind::While(..) | StmtKind::Loop(_) | StmtKind::For { .. }
+                    )
+                });
             let start = native_expr(cx, start);
             let end = native_expr(cx, end);
             let body = native_block(Cx::default(), body);
             let poll = kpath("poll");
-            let body = quote!(#poll(); #body);
+            let body = if bounded {
+                body
+            } else {
+                quote!(#poll(); #body)
+            };
             let range = if *inclusive {
                 quote!((#start..=#end))
             } else {
@@ -783,6 +799,10 @@ pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
             quote_spanned!(span=> return #e;)
         }
     }
+}
+
+pub(crate) fn is_constant(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Lit(..) | ExprKind::Const(_))
 }
 
 pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {

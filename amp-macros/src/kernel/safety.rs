@@ -39,7 +39,13 @@ fn stmt(s: &Stmt) -> bool {
 
 /// An index that is the kernel's own index parameter.
 fn own_index(idx: &[Expr]) -> bool {
-    matches!(idx, [Expr { kind: ExprKind::KernelIndex(_), .. }])
+    matches!(
+        idx,
+        [Expr {
+            kind: ExprKind::KernelIndex(_),
+            ..
+        }]
+    )
 }
 
 fn place(p: &Place) -> bool {
