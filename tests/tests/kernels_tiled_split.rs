@@ -170,14 +170,10 @@ fn uniform_return_before_a_barrier_and_while_on_a_local() {
             })
             .unwrap();
         }
-        for g in 0..n as usize {
+        for (g, &got) in out.iter().enumerate() {
             let (tile, l) = (g / T as usize, g % T as usize);
             if tile % 3 == 2 {
-                assert!(
-                    out[g].is_nan(),
-                    "{}: element {g} written",
-                    acc.description()
-                );
+                assert!(got.is_nan(), "{}: element {g} written", acc.description());
                 continue;
             }
             // A scan of width 8 over the tile, step by step.
@@ -190,7 +186,7 @@ fn uniform_return_before_a_barrier_and_while_on_a_local() {
                 }
                 width *= 2;
             }
-            assert_eq!(out[g], v[l], "{}: element {g}", acc.description());
+            assert_eq!(got, v[l], "{}: element {g}", acc.description());
         }
     }
 }
