@@ -455,7 +455,7 @@ fn work_items<const N: usize>(extent: &Extent<N>, site: &KernelSite) -> Result<u
     })
 }
 
-/// The threaded native form of a tiled kernel (see [`cpu`]): `body` runs
+/// The threaded native form of a tiled kernel (see the `cpu` module): `body` runs
 /// one work item, on a thread of its own.
 pub fn native_tiled_kernel<const N: usize, C, F>(_captures: &C, body: F) -> Threaded<F>
 where
@@ -465,7 +465,7 @@ where
     Threaded(body)
 }
 
-/// The split native form of a tiled kernel (see [`cpu`]): `body` runs a
+/// The split native form of a tiled kernel (see the `cpu` module): `body` runs a
 /// batch of tiles, its barriers compiled away.
 pub fn native_split_kernel<const N: usize, C, F>(_captures: &C, body: F) -> Split<F>
 where
