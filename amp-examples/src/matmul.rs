@@ -260,3 +260,124 @@ pub fn matmul_tiled_on<A: Access, B: Access>(
         }
     })
 }
+
+/// The block of `c` one tile of [`matmul_optimized`] computes (`BM x BM`).
+pub const BLOCK: i32 = 64;
+/// Work items per tile side of [`matmul_optimized`].
+const OPT_TS: i32 = 16;
+/// Outputs per work item side of [`matmul_optimized`] (`R x R`).
+const OPT_R: i32 = BLOCK / OPT_TS;
+/// The depth of one step over the shared dimension.
+const OPT_BK: i32 = 16;
+
+/// Register-blocked matrix multiplication: each `16 x 16` tile computes a
+/// `64 x 64` block of `c`, each work item a `4 x 4` sub-block kept in a
+/// local accumulator array, stepping through the shared dimension `16` at
+/// a time through `tile_static` copies of both operands.
+///
+/// Written as a kernel author would, with local arrays and loops over
+/// constants: the kernel compiler unrolls the loops and turns the arrays into
+/// registers on GPUs (see `docs/ARCHITECTURE.md`, "The optimising stage").
+/// Sizes that are not all multiples of [`BLOCK`] fall back to
+/// [`matmul_tiled`]'s kernel. Not in the C++ AMP sample; it is what the
+/// sample's tiled version leads to.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::Accelerator;
+///
+/// let view = Accelerator::cpu().default_view();
+/// let n = 64;
+/// let a: Vec<f32> = (0..n * n).map(|i| (i % 7) as f32).collect();
+/// let b: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32).collect();
+/// let (mut c, mut want) = (vec![0.0f32; n * n], vec![0.0f32; n * n]);
+/// let s = n as i32;
+/// amp_examples::matmul::matmul_optimized(&view, &mut c, &a, &b, s, s, s)?;
+/// amp_examples::matmul::matmul_cpu(&mut want, &a, &b, s, s, s)?;
+/// assert_eq!(c, want);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`matmul_simple`].
+pub fn matmul_optimized(
+    view: &AcceleratorView,
+    vc: &mut [f32],
+    va: &[f32],
+    vb: &[f32],
+    m: i32,
+    n: i32,
+    w: i32,
+) -> Result<()> {
+    on_slices(view, vc, va, vb, [m, n, w], matmul_optimized_on)
+}
+
+/// The kernel of [`matmul_optimized`] on views of any data source, as
+/// [`matmul_simple_on`].
+///
+/// # Errors
+///
+/// [`Error::InvalidArgument`] if the extents do not chain; any error of the
+/// launch.
+pub fn matmul_optimized_on<A: Access, B: Access>(
+    view: &AcceleratorView,
+    c: &ArrayView<'_, f32, 2>,
+    a: &ArrayView<'_, f32, 2, A>,
+    b: &ArrayView<'_, f32, 2, B>,
+) -> Result<()> {
+    let w = shapes(c, a, b)?;
+    let (m, n) = (c.extent()[0], c.extent()[1]);
+    if m % BLOCK != 0 || n % BLOCK != 0 || w % OPT_BK != 0 {
+        return matmul_tiled_on(view, c, a, b);
+    }
+    let domain = Extent::new([m / OPT_R, n / OPT_R]).tile::<OPT_TS, OPT_TS>()?;
+    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+        // `a`'s block is stored transposed (`a_s[k][row]`), so that both
+        // operands are read along a row of tile_static memory.
+        tile_static! {
+            let a_s: [[f32; BLOCK]; OPT_BK];
+            let b_s: [[f32; BLOCK]; OPT_BK];
+        }
+        let ty = t.local[0];
+        let tx = t.local[1];
+        let me = ty * OPT_TS + tx;
+        let row0 = t.tile[0] * BLOCK;
+        let col0 = t.tile[1] * BLOCK;
+        // Work item (ty, tx) owns rows ty + 16 i and columns tx + 16 j of
+        // the block: neighbouring work items touch neighbouring columns.
+        let mut sums = [[0.0f32; OPT_R as usize]; OPT_R as usize];
+        let mut k0 = 0;
+        while k0 < w {
+            #[unroll]
+            for q in 0..(BLOCK * OPT_BK) / (OPT_TS * OPT_TS) {
+                let e = me + q * OPT_TS * OPT_TS;
+                a_s[e % OPT_BK][e / OPT_BK] = a[[row0 + e / OPT_BK, k0 + e % OPT_BK]];
+                b_s[e / BLOCK][e % BLOCK] = b[[k0 + e / BLOCK, col0 + e % BLOCK]];
+            }
+            t.barrier.wait_with_tile_static_memory_fence();
+            #[unroll]
+            for k in 0..OPT_BK {
+                let mut ar = [0.0f32; OPT_R as usize];
+                let mut br = [0.0f32; OPT_R as usize];
+                for i in 0..OPT_R {
+                    ar[i] = a_s[k][ty + i * OPT_TS];
+                    br[i] = b_s[k][tx + i * OPT_TS];
+                }
+                for i in 0..OPT_R {
+                    for j in 0..OPT_R {
+                        sums[i][j] += ar[i] * br[j];
+                    }
+                }
+            }
+            t.barrier.wait_with_tile_static_memory_fence();
+            k0 += OPT_BK;
+        }
+        for i in 0..OPT_R {
+            for j in 0..OPT_R {
+                c[[row0 + ty + i * OPT_TS, col0 + tx + j * OPT_TS]] = sums[i][j];
+            }
+        }
+    })
+}

@@ -8,7 +8,7 @@ use amp_core::{Accelerator, Error, QueuingMode};
 use amp_examples::convolution::{
     TILE_SIZE, convolution_cpu, convolution_simple, convolution_tiling,
 };
-use amp_examples::matmul::{matmul_cpu, matmul_simple, matmul_tiled};
+use amp_examples::matmul::{matmul_cpu, matmul_optimized, matmul_simple, matmul_tiled};
 use amp_tests::{Rng, accelerators};
 
 /// Values `k / 16` with small `k`: products and sums of a few hundred of
@@ -28,15 +28,24 @@ type Matmul = fn(
 ) -> amp_core::Result<()>;
 
 #[test]
-fn matrix_multiplication_simple_and_tiled() {
-    let cases: [(i32, i32, i32); 5] = [
+fn matrix_multiplication_simple_tiled_and_optimized() {
+    // The last two are multiples of matmul_optimized's block (64, with a
+    // shared dimension a multiple of 16); it falls back to the tiled kernel
+    // for the others.
+    let cases: [(i32, i32, i32); 7] = [
         (1, 1, 1),
         (16, 16, 16),
         (37, 53, 29),
         (64, 48, 80),
         (17, 3, 130),
+        (64, 128, 48),
+        (128, 64, 160),
     ];
-    let kernels: [(&str, Matmul); 2] = [("simple", matmul_simple), ("tiled", matmul_tiled)];
+    let kernels: [(&str, Matmul); 3] = [
+        ("simple", matmul_simple),
+        ("tiled", matmul_tiled),
+        ("optimized", matmul_optimized),
+    ];
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(QueuingMode::Automatic);
         for (c, &(m, n, w)) in cases.iter().enumerate() {
@@ -63,6 +72,7 @@ fn matrix_multiplication_refuses_bad_shapes() {
     for kernel in [
         matmul_simple as Matmul,
         matmul_tiled,
+        matmul_optimized,
         |_: &_, c: &mut [f32], a: &[f32], b: &[f32], m, n, w| matmul_cpu(c, a, b, m, n, w),
     ] {
         // a is 2x3, b is 3x2: c is 2x2. Wrong lengths and non-positive sizes.

@@ -422,6 +422,9 @@ pub enum StmtKind {
         step: Option<Expr>,
         /// The loop body.
         body: Block,
+        /// Whether the loop is marked `#[unroll]`: unrolled fully, or an
+        /// error where it cannot be.
+        unroll: bool,
     },
     /// `break`.
     Break,

@@ -12,6 +12,7 @@ pub(crate) mod cpu;
 pub mod ir;
 pub(crate) mod math;
 pub(crate) mod native;
+pub(crate) mod passes;
 pub(crate) mod resources;
 pub(crate) mod typeck;
 pub(crate) mod validate;
@@ -110,8 +111,9 @@ pub(crate) fn lower(
     max_immediate: u32,
     loop_guard: bool,
 ) -> Result<(wgsl::Shader, Resources)> {
-    let types = typeck::check(&mut kernel)?;
+    let mut types = typeck::check(&mut kernel)?;
     let needs = resources::measure(&kernel, &types)?;
+    passes::optimize(&mut kernel, &mut types)?;
     let mut immediates = features.contains(wgpu::Features::IMMEDIATES);
     let mut shader = wgsl::write(&kernel, &types, immediates, loop_guard)?;
     if shader.immediates && shader.params.words * 4 > max_immediate {
@@ -176,8 +178,13 @@ static CPU_KERNELS: Mutex<Option<HashMap<KernelKey, Result<Resources>>>> = Mutex
 /// Types and measures `kernel` for the CPU accelerator: the same checks as
 /// for a GPU (types, recursion, sizes), without writing WGSL.
 fn measure_native(mut kernel: Kernel) -> Result<Resources> {
-    let types = typeck::check(&mut kernel)?;
-    resources::measure(&kernel, &types)
+    let mut types = typeck::check(&mut kernel)?;
+    let needs = resources::measure(&kernel, &types)?;
+    // The native form is LLVM's to optimise; the passes run for their
+    // errors (`#[unroll]` on a loop that cannot be), which every
+    // accelerator reports alike.
+    passes::optimize(&mut kernel, &mut types)?;
+    Ok(needs)
 }
 
 /// Refuses a kernel that needs more than `view`'s accelerator has: more

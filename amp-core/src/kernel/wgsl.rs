@@ -978,6 +978,7 @@ impl Writer<'_> {
                 inclusive,
                 step,
                 body,
+                ..
             } => {
                 let ty = self.local_type(*var, span)?;
                 let tw = type_wgsl(&ty);
@@ -1107,7 +1108,8 @@ impl Writer<'_> {
             reg.stack.push(key.0);
             name
         };
-        let types = typeck::check_function(&mut func, type_args)?;
+        let mut types = typeck::check_function(&mut func, type_args)?;
+        super::passes::optimize_function(&mut func, &mut types)?;
         let dummy = Kernel {
             name: func.name.to_string(),
             rank: 0,
@@ -1480,6 +1482,24 @@ impl Writer<'_> {
                     pre.push(format!("let {tmp} = {};", lv.0));
                     lv.0 = tmp;
                 }
+                if let (BinOp::Div | BinOp::Rem, Type::Scalar(s), Some((d, _))) =
+                    (op, &lv.1, super::passes::fold::int(r))
+                    && d != 0
+                    && (d != -1 || *s == Scalar::U32)
+                {
+                    // A divisor that is a constant other than 0 (and -1 for
+                    // `i32`) needs no guard: the division is WGSL's.
+                    return Ok(match (op, s) {
+                        (BinOp::Rem, Scalar::I32) => {
+                            // `l - (l / d) * d`: GLSL leaves `%` of negative
+                            // operands undefined.
+                            let t = self.fresh();
+                            pre.push(format!("let {t} = {};", lv.0));
+                            (format!("({t} - ({t} / {}) * {})", rv.0, rv.0), lv.1)
+                        }
+                        _ => (format!("({} {} {})", lv.0, op.wgsl(), rv.0), lv.1),
+                    });
+                }
                 self.binary(*op, lv, rv, span, pre)
             }
             ExprKind::Unary(op, x) => {
@@ -1649,13 +1669,16 @@ impl Writer<'_> {
                     Type::Index(_) => Type::Scalar(Scalar::I32),
                     _ => return Err(compile_error(span, "indexing a non-array")),
                 };
-                let base = if av.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                    av
-                } else {
-                    let tmp = self.fresh();
-                    pre.push(format!("var {tmp} = {av};"));
-                    tmp
-                };
+                // An element of a local array (`acc[i][j]`) is read in
+                // place; other array values are bound first.
+                let base =
+                    if av.chars().all(|c| c.is_alphanumeric() || c == '_') || is_local_element(a) {
+                        av
+                    } else {
+                        let tmp = self.fresh();
+                        pre.push(format!("var {tmp} = {av};"));
+                        tmp
+                    };
                 Ok((format!("{base}[{iv}]"), elem))
             }
             ExprKind::MakeArray(items) => {
@@ -2113,6 +2136,15 @@ impl Writer<'_> {
 }
 
 /// The WGSL member access (`.x`, `.field`, `.f0`) and type of `m` of `t`.
+/// Whether `e` is a local array or an element of one (`acc`, `acc[i]`).
+fn is_local_element(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Local(_) => true,
+        ExprKind::ArrayElement(a, _) => is_local_element(a),
+        _ => false,
+    }
+}
+
 fn member_of(t: &Type, m: &Member, span: Span) -> Result<(String, Type)> {
     match (t, m) {
         (Type::Vector(_, s), Member::Named(n)) => Ok((format!(".{n}"), Type::Scalar(*s))),

@@ -49,6 +49,99 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) g: ve
 }
 ";
 
+/// `matmul_optimized`'s algorithm written with sixteen scalar accumulators
+/// and eight scalar operands instead of local arrays: the peer of the
+/// "arrays in loops cost nothing" figure (sizes multiples of 64).
+fn blocked_scalars(
+    view: &AcceleratorView,
+    c: &ArrayView<'_, f32, 2>,
+    a: &ArrayView<'_, f32, 2, ReadWrite>,
+    b: &ArrayView<'_, f32, 2, ReadWrite>,
+) -> amp_core::Result<()> {
+    const TS: i32 = 16;
+    const BM: i32 = 64;
+    const BK: i32 = 16;
+    let (m, n, w) = (c.extent()[0], c.extent()[1], a.extent()[1]);
+    let domain = Extent::new([m / 4, n / 4]).tile::<TS, TS>()?;
+    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+        tile_static! {
+            let a_s: [[f32; BM]; BK];
+            let b_s: [[f32; BM]; BK];
+        }
+        let ty = t.local[0];
+        let tx = t.local[1];
+        let me = ty * TS + tx;
+        let row0 = t.tile[0] * BM;
+        let col0 = t.tile[1] * BM;
+        let (mut s00, mut s01, mut s02, mut s03) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+        let (mut s10, mut s11, mut s12, mut s13) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+        let (mut s20, mut s21, mut s22, mut s23) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+        let (mut s30, mut s31, mut s32, mut s33) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+        let mut k0 = 0;
+        while k0 < w {
+            let e0 = me;
+            let e1 = me + 256;
+            let e2 = me + 512;
+            let e3 = me + 768;
+            a_s[e0 % BK][e0 / BK] = a[[row0 + e0 / BK, k0 + e0 % BK]];
+            a_s[e1 % BK][e1 / BK] = a[[row0 + e1 / BK, k0 + e1 % BK]];
+            a_s[e2 % BK][e2 / BK] = a[[row0 + e2 / BK, k0 + e2 % BK]];
+            a_s[e3 % BK][e3 / BK] = a[[row0 + e3 / BK, k0 + e3 % BK]];
+            b_s[e0 / BM][e0 % BM] = b[[k0 + e0 / BM, col0 + e0 % BM]];
+            b_s[e1 / BM][e1 % BM] = b[[k0 + e1 / BM, col0 + e1 % BM]];
+            b_s[e2 / BM][e2 % BM] = b[[k0 + e2 / BM, col0 + e2 % BM]];
+            b_s[e3 / BM][e3 % BM] = b[[k0 + e3 / BM, col0 + e3 % BM]];
+            t.barrier.wait_with_tile_static_memory_fence();
+            for k in 0..BK {
+                let a0 = a_s[k][ty];
+                let a1 = a_s[k][ty + 16];
+                let a2 = a_s[k][ty + 32];
+                let a3 = a_s[k][ty + 48];
+                let b0 = b_s[k][tx];
+                let b1 = b_s[k][tx + 16];
+                let b2 = b_s[k][tx + 32];
+                let b3 = b_s[k][tx + 48];
+                s00 += a0 * b0;
+                s01 += a0 * b1;
+                s02 += a0 * b2;
+                s03 += a0 * b3;
+                s10 += a1 * b0;
+                s11 += a1 * b1;
+                s12 += a1 * b2;
+                s13 += a1 * b3;
+                s20 += a2 * b0;
+                s21 += a2 * b1;
+                s22 += a2 * b2;
+                s23 += a2 * b3;
+                s30 += a3 * b0;
+                s31 += a3 * b1;
+                s32 += a3 * b2;
+                s33 += a3 * b3;
+            }
+            t.barrier.wait_with_tile_static_memory_fence();
+            k0 += BK;
+        }
+        let (r0, r1, r2, r3) = (row0 + ty, row0 + ty + 16, row0 + ty + 32, row0 + ty + 48);
+        let (c0, c1, c2, c3) = (col0 + tx, col0 + tx + 16, col0 + tx + 32, col0 + tx + 48);
+        c[[r0, c0]] = s00;
+        c[[r0, c1]] = s01;
+        c[[r0, c2]] = s02;
+        c[[r0, c3]] = s03;
+        c[[r1, c0]] = s10;
+        c[[r1, c1]] = s11;
+        c[[r1, c2]] = s12;
+        c[[r1, c3]] = s13;
+        c[[r2, c0]] = s20;
+        c[[r2, c1]] = s21;
+        c[[r2, c2]] = s22;
+        c[[r2, c3]] = s23;
+        c[[r3, c0]] = s30;
+        c[[r3, c1]] = s31;
+        c[[r3, c2]] = s32;
+        c[[r3, c3]] = s33;
+    })
+}
+
 fn values(n: usize, seed: u64) -> Vec<f32> {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     (0..n)
@@ -256,12 +349,23 @@ fn main() -> amp_core::Result<()> {
     let c = Array::from_slice([mm, mm], &vec![f32::NAN; n * n], &view)?;
     let flops = 2.0 * (mm as f64).powi(3);
     let mut mm_times = Vec::new();
-    for (name, tiled) in [("matmul_simple", false), ("matmul_tiled", true)] {
+    let cases: [&str; 4] = [
+        "matmul_simple",
+        "matmul_tiled",
+        "matmul_optimized",
+        "blocked 64x64, scalars",
+    ];
+    for name in cases {
+        if name == cases[3] && mm % 64 != 0 {
+            continue;
+        }
         let run = || {
-            let r = if tiled {
-                matmul::matmul_tiled_on(&view, &c.view(), &a.view(), &b.view())
-            } else {
-                matmul::matmul_simple_on(&view, &c.view(), &a.view(), &b.view())
+            let (cv, av, bv) = (&c.view(), &a.view(), &b.view());
+            let r = match name {
+                "matmul_simple" => matmul::matmul_simple_on(&view, cv, av, bv),
+                "matmul_tiled" => matmul::matmul_tiled_on(&view, cv, av, bv),
+                "matmul_optimized" => matmul::matmul_optimized_on(&view, cv, av, bv),
+                _ => blocked_scalars(&view, cv, av, bv),
             };
             r.expect("launch");
             view.wait().expect("wait");
@@ -287,6 +391,12 @@ fn main() -> amp_core::Result<()> {
             "| ratio matmul_tiled / hand-written | {:.2}x | | |",
             mm_times[1] / secs
         );
+        if let Some(scalars) = mm_times.get(3) {
+            println!(
+                "| ratio matmul_optimized (arrays) / blocked scalars | {:.2}x | | |",
+                mm_times[2] / scalars
+            );
+        }
     } else {
         println!(
             "| hand-written WGSL peer | no wgpu adapter named {:?} | | |",

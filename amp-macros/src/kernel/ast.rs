@@ -77,8 +77,8 @@ pub(crate) enum ExprKind {
     KernelIndex(Ident),
     /// A constant (a path to a `const`), inlined by value.
     Const(syn::Path),
-    Binary(&'static str, Box<Expr>, Box<Expr>),
-    Unary(&'static str, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Unary(UnaryOp, Box<Expr>),
     Cast(Box<Expr>, Scalar),
     /// `cap[i]` / `cap[i][j]`: a captured container's element.
     Load(u32, Ident, Vec<Expr>),
@@ -137,8 +137,8 @@ pub(crate) enum StmtKind {
         native_ty: Option<syn::Type>,
         init: Option<Expr>,
     },
-    /// `place = e` or `place op= e` (op is the binary operator's name).
-    Assign(Place, Option<&'static str>, Expr),
+    /// `place = e` or `place op= e`.
+    Assign(Place, Option<BinaryOp>, Expr),
     Expr(Expr),
     If(Expr, Block, Option<Block>),
     While(Expr, Block),
@@ -151,6 +151,8 @@ pub(crate) enum StmtKind {
         inclusive: bool,
         step: Option<Expr>,
         body: Block,
+        /// `#[unroll]` on the loop.
+        unroll: bool,
     },
     Break,
     Continue,
@@ -201,4 +203,62 @@ pub(crate) struct Function {
     pub(crate) params: Vec<(u32, Ident, Ty)>,
     pub(crate) ret: Option<Ty>,
     pub(crate) body: Block,
+}
+
+/// A binary operator of the kernel language (the IR's `BinOp`, by name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinaryOp {
+    /// The name of the IR's variant (`amp_core`'s `BinOp`).
+    pub(crate) fn variant(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "Add",
+            BinaryOp::Sub => "Sub",
+            BinaryOp::Mul => "Mul",
+            BinaryOp::Div => "Div",
+            BinaryOp::Rem => "Rem",
+            BinaryOp::BitAnd => "BitAnd",
+            BinaryOp::BitOr => "BitOr",
+            BinaryOp::BitXor => "BitXor",
+            BinaryOp::Shl => "Shl",
+            BinaryOp::Shr => "Shr",
+            BinaryOp::Eq => "Eq",
+            BinaryOp::Ne => "Ne",
+            BinaryOp::Lt => "Lt",
+            BinaryOp::Le => "Le",
+            BinaryOp::Gt => "Gt",
+            BinaryOp::Ge => "Ge",
+            BinaryOp::And => "And",
+            BinaryOp::Or => "Or",
+        }
+    }
+}
+
+/// A unary operator of the kernel language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UnaryOp {
+    /// `-x`.
+    Neg,
+    /// `!x`.
+    Not,
 }

@@ -238,7 +238,7 @@ impl Uniformity {
             // The right operand of `&&` and `||` runs only for some values
             // of the left one: under varying control if the left varies
             // (a barrier in a block there is divergent).
-            ExprKind::Binary("And" | "Or", l, r) => {
+            ExprKind::Binary(BinaryOp::And | BinaryOp::Or, l, r) => {
                 let left = self.expr(l, ctx);
                 self.expr(r, ctx || left) | left
             }

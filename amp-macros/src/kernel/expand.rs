@@ -206,8 +206,8 @@ fn cap_id(id: u32) -> TokenStream {
     quote!(__ir::CaptureId(#id))
 }
 
-fn op_tokens(op: &str) -> TokenStream {
-    let v = format_ident!("{}", op);
+fn op_tokens(op: &BinaryOp) -> TokenStream {
+    let v = format_ident!("{}", op.variant());
     quote!(__ir::BinOp::#v)
 }
 
@@ -278,6 +278,7 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
             inclusive,
             step,
             body,
+            unroll,
         } => {
             let var = local_id(*var);
             let name = name.to_string();
@@ -287,7 +288,7 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
             let body = ir_block(body);
             quote!(__ir::StmtKind::For {
                 var: #var, name: #name, start: #start, end: #end,
-                inclusive: #inclusive, step: #step, body: #body,
+                inclusive: #inclusive, step: #step, body: #body, unroll: #unroll,
             })
         }
         StmtKind::Break => quote!(__ir::StmtKind::Break),
@@ -401,7 +402,10 @@ fn ir_expr(e: &Expr) -> TokenStream {
             quote!(__ir::ExprKind::Binary(#op, #l, #r))
         }
         ExprKind::Unary(op, x) => {
-            let op = format_ident!("{}", op);
+            let op = match op {
+                UnaryOp::Neg => quote!(Neg),
+                UnaryOp::Not => quote!(Not),
+            };
             let x = boxed(x);
             quote!(__ir::ExprKind::Unary(__ir::UnOp::#op, #x))
         }
@@ -530,36 +534,39 @@ pub(crate) fn native_block(cx: Cx<'_>, b: &Block) -> TokenStream {
     quote! { #(#stmts)* #tail }
 }
 
-fn arith_fn(op: &str) -> Option<&'static str> {
-    Some(match op {
-        "Add" => "ops::add",
-        "Sub" => "ops::sub",
-        "Mul" => "ops::mul",
-        "Div" => "ops::div",
-        "Rem" => "ops::rem",
-        "Shl" => "ops::shl",
-        "Shr" => "ops::shr",
-        _ => return None,
+/// How the native form computes `op`: a function of
+/// `amp_core::__private::kernel::ops` (wrapping, WGSL-safe arithmetic) or
+/// Rust's own operator. Every operator has exactly one entry (no fallback).
+fn native_op(op: BinaryOp) -> Result<&'static str, TokenStream> {
+    Ok(match op {
+        BinaryOp::Add => "ops::add",
+        BinaryOp::Sub => "ops::sub",
+        BinaryOp::Mul => "ops::mul",
+        BinaryOp::Div => "ops::div",
+        BinaryOp::Rem => "ops::rem",
+        BinaryOp::Shl => "ops::shl",
+        BinaryOp::Shr => "ops::shr",
+        BinaryOp::BitAnd => return Err(quote!(&)),
+        BinaryOp::BitOr => return Err(quote!(|)),
+        BinaryOp::BitXor => return Err(quote!(^)),
+        BinaryOp::Eq => return Err(quote!(==)),
+        BinaryOp::Ne => return Err(quote!(!=)),
+        BinaryOp::Lt => return Err(quote!(<)),
+        BinaryOp::Le => return Err(quote!(<=)),
+        BinaryOp::Gt => return Err(quote!(>)),
+        BinaryOp::Ge => return Err(quote!(>=)),
+        BinaryOp::And => return Err(quote!(&&)),
+        BinaryOp::Or => return Err(quote!(||)),
     })
 }
 
-fn native_binary(op: &str, l: TokenStream, r: TokenStream, span: Span) -> TokenStream {
-    if let Some(f) = arith_fn(op) {
-        let f = kpath(f);
-        return quote_spanned!(span=> #f(#l, #r));
-    }
-    let op: TokenStream = match op {
-        "BitAnd" => quote!(&),
-        "BitOr" => quote!(|),
-        "BitXor" => quote!(^),
-        "Eq" => quote!(==),
-        "Ne" => quote!(!=),
-        "Lt" => quote!(<),
-        "Le" => quote!(<=),
-        "Gt" => quote!(>),
-        "Ge" => quote!(>=),
-        "And" => quote!(&&),
-        _ => quote!(||),
+fn native_binary(op: &BinaryOp, l: TokenStream, r: TokenStream, span: Span) -> TokenStream {
+    let op = match native_op(*op) {
+        Ok(f) => {
+            let f = kpath(f);
+            return quote_spanned!(span=> #f(#l, #r));
+        }
+        Err(token) => token,
     };
     // The operator carries the user's span (for type errors); the
     // parentheses do not, so that rustc's `unused_parens` lint does not
@@ -583,11 +590,11 @@ fn native_index(cx: Cx<'_>, idx: &[Expr]) -> TokenStream {
 /// `&=`, `|=`, `^=` for the bitwise compound assignments: they cannot
 /// overflow, and spelled out as `x = x | v` they would trip clippy's
 /// `assign_op_pattern` on the user's code.
-fn bit_assign(op: &str) -> Option<TokenStream> {
+fn bit_assign(op: &BinaryOp) -> Option<TokenStream> {
     match op {
-        "BitAnd" => Some(quote!(&=)),
-        "BitOr" => Some(quote!(|=)),
-        "BitXor" => Some(quote!(^=)),
+        BinaryOp::BitAnd => Some(quote!(&=)),
+        BinaryOp::BitOr => Some(quote!(|=)),
+        BinaryOp::BitXor => Some(quote!(^=)),
         _ => None,
     }
 }
@@ -849,7 +856,7 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         }
         ExprKind::Unary(op, x) => {
             let x = native_expr(cx, x);
-            if *op == "Neg" {
+            if *op == UnaryOp::Neg {
                 let f = kpath("ops::neg");
                 quote_spanned!(span=> #f(#x))
             } else {
@@ -1126,7 +1133,7 @@ fn deepen_paths(tokens: TokenStream) -> TokenStream {
 fn native_field_assign(
     cx: Cx<'_>,
     place: &Place,
-    op: Option<&'static str>,
+    op: Option<BinaryOp>,
     value: TokenStream,
     span: Span,
 ) -> TokenStream {
@@ -1140,7 +1147,7 @@ fn native_field_assign(
     let assign = |target: TokenStream| match op {
         None => quote_spanned!(span=> #target = #value;),
         Some(op) => {
-            let v = native_binary(op, target.clone(), value.clone(), span);
+            let v = native_binary(&op, target.clone(), value.clone(), span);
             quote_spanned!(span=> #target = #v;)
         }
     };
@@ -1187,5 +1194,53 @@ fn member_tokens(m: &syn::Member) -> TokenStream {
             let i = i.index;
             quote!(__ir::Member::Index(#i))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [BinaryOp; 18] = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::Rem,
+        BinaryOp::BitAnd,
+        BinaryOp::BitOr,
+        BinaryOp::BitXor,
+        BinaryOp::Shl,
+        BinaryOp::Shr,
+        BinaryOp::Eq,
+        BinaryOp::Ne,
+        BinaryOp::Lt,
+        BinaryOp::Le,
+        BinaryOp::Gt,
+        BinaryOp::Ge,
+        BinaryOp::And,
+        BinaryOp::Or,
+    ];
+
+    /// Each operator has a native form and an IR variant of its own: an
+    /// operator the native form did not know used to become `||`.
+    #[test]
+    fn every_operator_has_its_own_native_form_and_ir_variant() {
+        let native: Vec<String> = ALL
+            .iter()
+            .map(|op| match native_op(*op) {
+                Ok(f) => f.to_string(),
+                Err(token) => token.to_string(),
+            })
+            .collect();
+        let distinct: std::collections::HashSet<&String> = native.iter().collect();
+        assert_eq!(distinct.len(), ALL.len(), "{native:?}");
+        let or = native.iter().filter(|n| *n == "||").count();
+        assert_eq!(or, 1, "only `Or` is `||`: {native:?}");
+        let variants: std::collections::HashSet<&str> = ALL.iter().map(|op| op.variant()).collect();
+        assert_eq!(variants.len(), ALL.len());
+        let text =
+            native_binary(&BinaryOp::Ge, quote!(a), quote!(b), Span::call_site()).to_string();
+        assert_eq!(text, "(a >= b)");
     }
 }

@@ -376,37 +376,37 @@ fn ty_of(ty: &syn::Type, type_params: &[String], errors: &mut Errors) -> Option<
     }
 }
 
-fn bin_op(op: &syn::BinOp) -> Option<(&'static str, bool)> {
+fn bin_op(op: &syn::BinOp) -> Option<(BinaryOp, bool)> {
     use syn::BinOp::*;
     Some(match op {
-        Add(_) => ("Add", false),
-        Sub(_) => ("Sub", false),
-        Mul(_) => ("Mul", false),
-        Div(_) => ("Div", false),
-        Rem(_) => ("Rem", false),
-        And(_) => ("And", false),
-        Or(_) => ("Or", false),
-        BitXor(_) => ("BitXor", false),
-        BitAnd(_) => ("BitAnd", false),
-        BitOr(_) => ("BitOr", false),
-        Shl(_) => ("Shl", false),
-        Shr(_) => ("Shr", false),
-        Eq(_) => ("Eq", false),
-        Lt(_) => ("Lt", false),
-        Le(_) => ("Le", false),
-        Ne(_) => ("Ne", false),
-        Ge(_) => ("Ge", false),
-        Gt(_) => ("Gt", false),
-        AddAssign(_) => ("Add", true),
-        SubAssign(_) => ("Sub", true),
-        MulAssign(_) => ("Mul", true),
-        DivAssign(_) => ("Div", true),
-        RemAssign(_) => ("Rem", true),
-        BitXorAssign(_) => ("BitXor", true),
-        BitAndAssign(_) => ("BitAnd", true),
-        BitOrAssign(_) => ("BitOr", true),
-        ShlAssign(_) => ("Shl", true),
-        ShrAssign(_) => ("Shr", true),
+        Add(_) => (BinaryOp::Add, false),
+        Sub(_) => (BinaryOp::Sub, false),
+        Mul(_) => (BinaryOp::Mul, false),
+        Div(_) => (BinaryOp::Div, false),
+        Rem(_) => (BinaryOp::Rem, false),
+        And(_) => (BinaryOp::And, false),
+        Or(_) => (BinaryOp::Or, false),
+        BitXor(_) => (BinaryOp::BitXor, false),
+        BitAnd(_) => (BinaryOp::BitAnd, false),
+        BitOr(_) => (BinaryOp::BitOr, false),
+        Shl(_) => (BinaryOp::Shl, false),
+        Shr(_) => (BinaryOp::Shr, false),
+        Eq(_) => (BinaryOp::Eq, false),
+        Lt(_) => (BinaryOp::Lt, false),
+        Le(_) => (BinaryOp::Le, false),
+        Ne(_) => (BinaryOp::Ne, false),
+        Ge(_) => (BinaryOp::Ge, false),
+        Gt(_) => (BinaryOp::Gt, false),
+        AddAssign(_) => (BinaryOp::Add, true),
+        SubAssign(_) => (BinaryOp::Sub, true),
+        MulAssign(_) => (BinaryOp::Mul, true),
+        DivAssign(_) => (BinaryOp::Div, true),
+        RemAssign(_) => (BinaryOp::Rem, true),
+        BitXorAssign(_) => (BinaryOp::BitXor, true),
+        BitAndAssign(_) => (BinaryOp::BitAnd, true),
+        BitOrAssign(_) => (BinaryOp::BitOr, true),
+        ShlAssign(_) => (BinaryOp::Shl, true),
+        ShrAssign(_) => (BinaryOp::Shr, true),
         _ => return None,
     })
 }
@@ -834,6 +834,14 @@ impl Resolver<'_> {
 
     fn for_loop(&mut self, f: &syn::ExprForLoop) -> Option<Stmt> {
         let span = f.span();
+        let mut unroll = false;
+        for a in &f.attrs {
+            if a.path().is_ident("unroll") && matches!(a.meta, syn::Meta::Path(_)) {
+                unroll = true;
+            } else {
+                self.errors.at(a, "the only attribute a kernel `for` loop takes is `#[unroll]` (unroll the loop fully; its range must be constant)");
+            }
+        }
         if let Some(l) = &f.label {
             self.errors.at(l, "loop labels are not supported in kernels: WGSL has no labelled `break` or `continue`; use a flag variable");
         }
@@ -897,6 +905,7 @@ impl Resolver<'_> {
                 inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)),
                 step,
                 body,
+                unroll,
             },
             span,
         })
@@ -1058,7 +1067,7 @@ impl Resolver<'_> {
                         span,
                     };
                     return Some(Expr {
-                        kind: ExprKind::Unary("Neg", Box::new(inner)),
+                        kind: ExprKind::Unary(UnaryOp::Neg, Box::new(inner)),
                         span,
                     });
                 }
@@ -1119,8 +1128,8 @@ impl Resolver<'_> {
                 }
             },
             syn::Expr::Unary(u) => match u.op {
-                UnOp::Neg(_) => ExprKind::Unary("Neg", Box::new(self.expr(&u.expr)?)),
-                UnOp::Not(_) => ExprKind::Unary("Not", Box::new(self.expr(&u.expr)?)),
+                UnOp::Neg(_) => ExprKind::Unary(UnaryOp::Neg, Box::new(self.expr(&u.expr)?)),
+                UnOp::Not(_) => ExprKind::Unary(UnaryOp::Not, Box::new(self.expr(&u.expr)?)),
                 _ => {
                     self.errors.at(u, "dereferencing is not allowed in kernels: there are no references or pointers on the accelerator");
                     return None;
@@ -1459,7 +1468,7 @@ impl Resolver<'_> {
             self.scopes.pop();
             let cond = match (cond, guard) {
                 (Some(c), Some(g)) => Some(Expr {
-                    kind: ExprKind::Binary("And", Box::new(c), Box::new(g)),
+                    kind: ExprKind::Binary(BinaryOp::And, Box::new(c), Box::new(g)),
                     span,
                 }),
                 (None, Some(g)) => Some(g),
@@ -1531,7 +1540,7 @@ impl Resolver<'_> {
         let eq = |this: &mut Self, e: &syn::Expr| -> Option<Expr> {
             let rhs = this.expr(e)?;
             Some(Expr {
-                kind: ExprKind::Binary("Eq", Box::new(value.clone()), Box::new(rhs)),
+                kind: ExprKind::Binary(BinaryOp::Eq, Box::new(value.clone()), Box::new(rhs)),
                 span,
             })
         };
@@ -1565,7 +1574,7 @@ impl Resolver<'_> {
                     acc = Some(match acc {
                         None => c,
                         Some(a) => Expr {
-                            kind: ExprKind::Binary("Or", Box::new(a), Box::new(c)),
+                            kind: ExprKind::Binary(BinaryOp::Or, Box::new(a), Box::new(c)),
                             span,
                         },
                     });
@@ -1574,12 +1583,12 @@ impl Resolver<'_> {
             }
             syn::Pat::Range(r) => {
                 let lo = r.start.as_ref().and_then(|s| self.expr(s)).map(|lo| Expr {
-                    kind: ExprKind::Binary("Ge", Box::new(value.clone()), Box::new(lo)),
+                    kind: ExprKind::Binary(BinaryOp::Ge, Box::new(value.clone()), Box::new(lo)),
                     span,
                 });
                 let op = match r.limits {
-                    syn::RangeLimits::Closed(_) => "Le",
-                    syn::RangeLimits::HalfOpen(_) => "Lt",
+                    syn::RangeLimits::Closed(_) => BinaryOp::Le,
+                    syn::RangeLimits::HalfOpen(_) => BinaryOp::Lt,
                 };
                 let hi = r.end.as_ref().and_then(|e| self.expr(e)).map(|hi| Expr {
                     kind: ExprKind::Binary(op, Box::new(value.clone()), Box::new(hi)),
@@ -1587,7 +1596,7 @@ impl Resolver<'_> {
                 });
                 match (lo, hi) {
                     (Some(a), Some(b)) => Some(Expr {
-                        kind: ExprKind::Binary("And", Box::new(a), Box::new(b)),
+                        kind: ExprKind::Binary(BinaryOp::And, Box::new(a), Box::new(b)),
                         span,
                     }),
                     (a, b) => a.or(b),

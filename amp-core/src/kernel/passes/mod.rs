@@ -1,0 +1,80 @@
+//! The optimising stage: passes over the typed kernel IR, between type
+//! reconstruction and the WGSL writer.
+//!
+//! The writer prints what it is given; these passes decide what that is.
+//! Each pass is a function over a [`Block`] (a kernel's body or a
+//! `#[kernel]` function's) and the locals' types, and keeps Rust's
+//! semantics exactly (integer arithmetic wraps; `/` and `%` follow the
+//! kernel language's rules for a zero divisor):
+//!
+//! 1. [`fold`]: constant folding of integer and boolean operations and
+//!    propagation of locals bound once to a constant;
+//! 2. [`unroll`]: full unrolling of `for` loops over constant ranges (small
+//!    ones always, any size under `#[unroll]`), each copy folded again;
+//! 3. [`scalarize`]: scalar replacement of local arrays whose every access
+//!    has constant indices (after unrolling), so that accumulators live in
+//!    registers instead of memory.
+//!
+//! The CPU accelerator compiles the native form of a kernel with LLVM, which
+//! does the same on its own; it runs these passes only for their errors
+//! (`#[unroll]` on a loop that cannot be unrolled), so that a kernel is
+//! refused identically everywhere.
+
+pub(crate) mod fold;
+pub(crate) mod scalarize;
+pub(crate) mod unroll;
+mod visit;
+
+use super::ir::{Block, Function, Kernel, LocalId};
+use super::typeck::Types;
+use crate::Result;
+
+/// Runs every pass over a kernel's body.
+///
+/// # Errors
+///
+/// [`crate::Error::KernelCompile`] for a `#[unroll]` loop that cannot be
+/// unrolled.
+pub(crate) fn optimize(kernel: &mut Kernel, types: &mut Types) -> Result<()> {
+    optimize_block(&mut kernel.body, types)
+}
+
+/// Runs every pass over a `#[kernel]` function's instance.
+///
+/// # Errors
+///
+/// As [`optimize`].
+pub(crate) fn optimize_function(function: &mut Function, types: &mut Types) -> Result<()> {
+    optimize_block(&mut function.body, types)
+}
+
+fn optimize_block(body: &mut Block, types: &mut Types) -> Result<()> {
+    let mut next = Fresh::after(body, types);
+    fold::block(body);
+    unroll::block(body, types, &mut next)?;
+    scalarize::block(body, types, &mut next);
+    Ok(())
+}
+
+/// A source of new local ids, above every id of the body.
+#[derive(Debug)]
+pub(crate) struct Fresh(u32);
+
+impl Fresh {
+    /// Ids after those of `body` and of `types`.
+    pub(crate) fn after(body: &Block, types: &Types) -> Fresh {
+        let mut max = types.locals.keys().map(|l| l.0).max().unwrap_or(0);
+        visit::locals(body, &mut |l| max = max.max(l.0));
+        Fresh(max + 1)
+    }
+
+    /// A new id.
+    pub(crate) fn next(&mut self) -> LocalId {
+        let id = LocalId(self.0);
+        self.0 += 1;
+        id
+    }
+}
+
+#[cfg(test)]
+mod tests;

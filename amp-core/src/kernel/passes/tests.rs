@@ -1,0 +1,361 @@
+//! Unit tests of the passes: IR in, IR out (and the WGSL of the result,
+//! validated by naga), with no GPU.
+
+use super::super::ir::*;
+use super::super::{typeck, validate, wgsl};
+use super::visit;
+use crate::Error;
+
+fn sp() -> Span {
+    Span::default()
+}
+fn e(kind: ExprKind) -> Expr {
+    Expr::new(kind, sp())
+}
+fn s(kind: StmtKind) -> Stmt {
+    Stmt::new(kind, sp())
+}
+fn i(v: i64) -> Expr {
+    super::fold::int_expr(v, Scalar::I32, sp())
+}
+fn u(v: u32) -> Expr {
+    e(ExprKind::Lit(Lit::Int(u128::from(v), Some(Scalar::U32))))
+}
+fn f(v: f32) -> Expr {
+    e(ExprKind::Lit(Lit::Float(f64::from(v), Some(Scalar::F32))))
+}
+fn bin(op: BinOp, l: Expr, r: Expr) -> Expr {
+    e(ExprKind::Binary(op, Box::new(l), Box::new(r)))
+}
+fn local(n: u32) -> Expr {
+    e(ExprKind::Local(LocalId(n)))
+}
+fn elem(a: Expr, k: Expr) -> Expr {
+    e(ExprKind::ArrayElement(Box::new(a), Box::new(k)))
+}
+/// `idx[0]`: a value no pass can know.
+fn dynamic() -> Expr {
+    e(ExprKind::IndexComponent(
+        Box::new(e(ExprKind::KernelIndex)),
+        Box::new(i(0)),
+    ))
+}
+fn let_(n: u32, name: &'static str, init: Expr) -> Stmt {
+    s(StmtKind::Let {
+        local: LocalId(n),
+        name,
+        ty: None,
+        init: Some(init),
+    })
+}
+fn for_(var: u32, start: Expr, end: Expr, body: Vec<Stmt>, unroll: bool) -> Stmt {
+    s(StmtKind::For {
+        var: LocalId(var),
+        name: "k",
+        start,
+        end,
+        inclusive: false,
+        step: None,
+        body: Block {
+            stmts: body,
+            tail: None,
+        },
+        unroll,
+    })
+}
+/// `out[idx] = value;`
+fn store(value: Expr) -> Stmt {
+    s(StmtKind::Assign(
+        Place::Element(CaptureId(0), vec![e(ExprKind::KernelIndex)]),
+        None,
+        value,
+    ))
+}
+fn kernel(elem: Scalar, stmts: Vec<Stmt>) -> Kernel {
+    Kernel {
+        name: "passes_test".to_string(),
+        rank: 1,
+        captures: vec![(
+            "out",
+            CaptureKind::Container {
+                elem: Type::Scalar(elem),
+                rank: 1,
+                writable: true,
+            },
+        )],
+        body: Block { stmts, tail: None },
+        span: sp(),
+        tile: None,
+    }
+}
+
+/// Types, optimises and writes `k`; the WGSL is validated by naga.
+fn run(mut k: Kernel) -> crate::Result<(Kernel, String)> {
+    let mut types = typeck::check(&mut k)?;
+    super::optimize(&mut k, &mut types)?;
+    let shader = wgsl::write(&k, &types, false, false)?;
+    validate::validate(&shader.source, &k.name, wgpu::Features::empty())?;
+    Ok((k, shader.source))
+}
+
+fn stored(k: &Kernel) -> Vec<Expr> {
+    let mut out = Vec::new();
+    visit::walk_stmts(&k.body, &mut |st| {
+        if let StmtKind::Assign(Place::Element(..), None, v) = &st.kind {
+            out.push(v.clone());
+        }
+    });
+    out
+}
+
+fn count_stmts(b: &Block, pred: &dyn Fn(&Stmt) -> bool) -> usize {
+    let mut n = 0;
+    visit::walk_stmts(b, &mut |st| n += usize::from(pred(st)));
+    n
+}
+
+#[test]
+fn integer_constants_fold_with_the_kernel_semantics() {
+    let cases = [
+        (bin(BinOp::Mul, bin(BinOp::Add, i(2), i(3)), i(4)), i(20)),
+        (
+            bin(BinOp::Add, i(i64::from(i32::MAX)), i(1)),
+            i(i64::from(i32::MIN)),
+        ),
+        (bin(BinOp::Div, i(7), i(0)), i(7)),
+        (bin(BinOp::Rem, i(7), i(0)), i(0)),
+        (
+            bin(BinOp::Div, i(i64::from(i32::MIN)), i(-1)),
+            i(i64::from(i32::MIN)),
+        ),
+        (bin(BinOp::Rem, i(-7), i(2)), i(-1)),
+        (bin(BinOp::Shr, i(-8), u(33)), i(-4)),
+        (bin(BinOp::Shl, u(1), u(31)), u(1 << 31)),
+        (bin(BinOp::Sub, u(0), u(1)), u(u32::MAX)),
+    ];
+    for (input, want) in cases {
+        let (_, ty) = super::fold::int(&want).expect("an integer");
+        let (k, _) = run(kernel(ty, vec![store(input.clone())])).expect("kernel");
+        assert_eq!(stored(&k), vec![want], "{input:?}");
+    }
+}
+
+#[test]
+fn short_circuits_and_branches_on_constants_fold() {
+    // `if 3 < 2 { out = 1 } else { out = 2 }` keeps the else side.
+    let body = vec![s(StmtKind::If(
+        bin(BinOp::Lt, i(3), i(2)),
+        Block {
+            stmts: vec![store(i(1))],
+            tail: None,
+        },
+        Some(Block {
+            stmts: vec![store(i(2))],
+            tail: None,
+        }),
+    ))];
+    let (k, _) = run(kernel(Scalar::I32, body)).expect("kernel");
+    assert_eq!(k.body.stmts.len(), 1);
+    assert_eq!(stored(&k), vec![i(2)]);
+    // `false && (idx[0] > 0)` is false without the right side.
+    let cond = bin(
+        BinOp::And,
+        e(ExprKind::Lit(Lit::Bool(false))),
+        bin(BinOp::Gt, dynamic(), i(0)),
+    );
+    let mut folded = cond.clone();
+    visit::expr_mut(&mut folded, &mut super::fold::expr);
+    assert_eq!(folded, e(ExprKind::Lit(Lit::Bool(false))));
+    // Identities: `x + 0`, `1 * x`, `x << 0` are `x`; `x - 0` too, not `0 - x`.
+    for (input, want) in [
+        (bin(BinOp::Add, dynamic(), i(0)), dynamic()),
+        (bin(BinOp::Mul, i(1), dynamic()), dynamic()),
+        (bin(BinOp::Shl, dynamic(), u(0)), dynamic()),
+        (bin(BinOp::Sub, dynamic(), i(0)), dynamic()),
+        (
+            bin(BinOp::Sub, i(0), dynamic()),
+            bin(BinOp::Sub, i(0), dynamic()),
+        ),
+    ] {
+        let mut folded = input.clone();
+        visit::expr_mut(&mut folded, &mut super::fold::expr);
+        assert_eq!(folded, want, "{input:?}");
+    }
+}
+
+#[test]
+fn locals_bound_to_constants_are_propagated() {
+    let body = vec![
+        let_(1, "n", bin(BinOp::Mul, i(4), i(4))),
+        store(bin(BinOp::Add, local(1), dynamic())),
+    ];
+    let (k, src) = run(kernel(Scalar::I32, body)).expect("kernel");
+    assert_eq!(stored(&k), vec![bin(BinOp::Add, i(16), dynamic())]);
+    assert!(!src.contains("var n"), "{src}");
+}
+
+#[test]
+fn small_constant_loops_are_unrolled() {
+    // let mut s = 0; for k in 0..4 { s += k * 2; } out[idx] = s;
+    let body = vec![
+        let_(1, "s", i(0)),
+        for_(
+            2,
+            i(0),
+            i(4),
+            vec![s(StmtKind::Assign(
+                Place::Local(LocalId(1)),
+                Some(BinOp::Add),
+                bin(BinOp::Mul, local(2), i(2)),
+            ))],
+            false,
+        ),
+        store(local(1)),
+    ];
+    let (k, src) = run(kernel(Scalar::I32, body)).expect("kernel");
+    assert_eq!(
+        count_stmts(&k.body, &|st| matches!(st.kind, StmtKind::For { .. })),
+        0
+    );
+    let adds: Vec<Expr> = k
+        .body
+        .stmts
+        .iter()
+        .filter_map(|st| match &st.kind {
+            StmtKind::Assign(Place::Local(_), Some(BinOp::Add), v) => Some(v.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(adds, vec![i(0), i(2), i(4), i(6)]);
+    assert!(!src.contains("loop"), "{src}");
+}
+
+#[test]
+fn large_loops_stay_loops_unless_marked() {
+    let body = |unroll| {
+        vec![
+            let_(1, "s", i(0)),
+            for_(
+                2,
+                i(0),
+                i(100),
+                vec![s(StmtKind::Assign(
+                    Place::Local(LocalId(1)),
+                    Some(BinOp::Add),
+                    local(2),
+                ))],
+                unroll,
+            ),
+            store(local(1)),
+        ]
+    };
+    let is_for = |st: &Stmt| matches!(st.kind, StmtKind::For { .. });
+    let (k, _) = run(kernel(Scalar::I32, body(false))).expect("kernel");
+    assert_eq!(count_stmts(&k.body, &is_for), 1);
+    let (k, _) = run(kernel(Scalar::I32, body(true))).expect("kernel");
+    assert_eq!(count_stmts(&k.body, &is_for), 0);
+    assert_eq!(k.body.stmts.len(), 102);
+}
+
+#[test]
+fn unroll_of_a_loop_that_cannot_be_is_an_error() {
+    let dynamic_end = vec![for_(1, i(0), dynamic(), vec![store(i(1))], true)];
+    let err = run(kernel(Scalar::I32, dynamic_end)).expect_err("dynamic range");
+    assert!(
+        matches!(&err, Error::KernelCompile { message, .. } if message.contains("#[unroll]") && message.contains("not constant")),
+        "{err}"
+    );
+    let with_break = vec![for_(
+        1,
+        i(0),
+        i(4),
+        vec![store(i(1)), s(StmtKind::Break)],
+        true,
+    )];
+    let err = run(kernel(Scalar::I32, with_break.clone())).expect_err("break");
+    assert!(err.to_string().contains("break"), "{err}");
+    // Without the attribute, the same loop is simply kept.
+    let mut kept = with_break;
+    if let StmtKind::For { unroll, .. } = &mut kept[0].kind {
+        *unroll = false;
+    }
+    let (k, _) = run(kernel(Scalar::I32, kept)).expect("kept");
+    assert_eq!(
+        count_stmts(&k.body, &|st| matches!(st.kind, StmtKind::For { .. })),
+        1
+    );
+}
+
+/// `let mut acc = [[0.0; 2]; 2]; for a in 0..2 { for b in 0..2 {
+/// acc[a][b] += (a * 2 + b) as f32 } } out[idx] = acc[1][0] + acc[0][1];`
+fn accumulator_kernel(index: Option<Expr>) -> Kernel {
+    let zero_row = e(ExprKind::RepeatArray(Box::new(f(0.0)), 2));
+    let inner = for_(
+        3,
+        i(0),
+        i(2),
+        vec![s(StmtKind::Assign(
+            Place::ArrayElement(
+                LocalId(1),
+                vec![local(2), index.clone().unwrap_or(local(3))],
+            ),
+            Some(BinOp::Add),
+            e(ExprKind::Cast(
+                Box::new(bin(BinOp::Add, bin(BinOp::Mul, local(2), i(2)), local(3))),
+                Scalar::F32,
+            )),
+        ))],
+        false,
+    );
+    kernel(
+        Scalar::F32,
+        vec![
+            s(StmtKind::Let {
+                local: LocalId(1),
+                name: "acc",
+                ty: None,
+                init: Some(e(ExprKind::RepeatArray(Box::new(zero_row), 2))),
+            }),
+            for_(2, i(0), i(2), vec![inner], false),
+            store(bin(
+                BinOp::Add,
+                elem(elem(local(1), i(1)), i(0)),
+                elem(elem(local(1), i(0)), i(1)),
+            )),
+        ],
+    )
+}
+
+#[test]
+fn local_arrays_with_constant_indices_become_scalars() {
+    let (k, src) = run(accumulator_kernel(None)).expect("kernel");
+    let arrays = count_stmts(
+        &k.body,
+        &|st| matches!(&st.kind, StmtKind::Let { init: Some(x), .. } if matches!(x.kind, ExprKind::RepeatArray(..) | ExprKind::MakeArray(_))),
+    );
+    assert_eq!(arrays, 0);
+    assert!(!src.contains("array<f32, 2>"), "{src}");
+    assert!(
+        !src.contains("f32(amp_t"),
+        "int-to-float casts of constants fold: {src}"
+    );
+    // Four element locals, each initialised to 0.
+    assert_eq!(
+        count_stmts(
+            &k.body,
+            &|st| matches!(&st.kind, StmtKind::Let { init: Some(x), .. } if *x == f(0.0))
+        ),
+        4
+    );
+    let [v] = stored(&k).try_into().expect("one store");
+    assert!(
+        matches!(v.kind, ExprKind::Binary(BinOp::Add, ref l, ref r) if matches!(l.kind, ExprKind::Local(_)) && matches!(r.kind, ExprKind::Local(_))),
+        "{v:?}"
+    );
+}
+
+#[test]
+fn arrays_indexed_at_run_time_stay_arrays() {
+    let (_, src) = run(accumulator_kernel(Some(bin(BinOp::Rem, dynamic(), i(2))))).expect("kernel");
+    assert!(src.contains("array<array<f32, 2>, 2>"), "{src}");
+}
