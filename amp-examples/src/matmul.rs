@@ -261,24 +261,16 @@ pub fn matmul_tiled_on<A: Access, B: Access>(
     })
 }
 
-/// The block of `c` one tile of [`matmul_optimized`] computes (`BM x BM`).
-pub const BLOCK: i32 = 64;
-/// Work items per tile side of [`matmul_optimized`].
-const OPT_TS: i32 = 16;
-/// Outputs per work item side of [`matmul_optimized`] (`R x R`).
-const OPT_R: i32 = BLOCK / OPT_TS;
-/// The depth of one step over the shared dimension.
-const OPT_BK: i32 = 16;
-
 /// Register-blocked matrix multiplication: each `16 x 16` tile computes a
-/// `64 x 64` block of `c`, each work item a `4 x 4` sub-block kept in a
-/// local accumulator array, stepping through the shared dimension `16` at
-/// a time through `tile_static` copies of both operands.
+/// `128 x 128` block of `c` (or `64 x 64` where the sizes are not multiples
+/// of 128), each work item an `8 x 8` (`4 x 4`) sub-block kept in a local
+/// accumulator array, stepping through the shared dimension through
+/// `tile_static` copies of both operands.
 ///
 /// Written as a kernel author would, with local arrays and loops over
 /// constants: the kernel compiler unrolls the loops and turns the arrays into
 /// registers on GPUs (see `docs/ARCHITECTURE.md`, "The optimising stage").
-/// Sizes that are not all multiples of [`BLOCK`] fall back to
+/// Sizes that are not multiples of 64 (`m`, `n`) and 16 (`w`) fall back to
 /// [`matmul_tiled`]'s kernel. Not in the C++ AMP sample; it is what the
 /// sample's tiled version leads to.
 ///
@@ -315,7 +307,8 @@ pub fn matmul_optimized(
 }
 
 /// The kernel of [`matmul_optimized`] on views of any data source, as
-/// [`matmul_simple_on`].
+/// [`matmul_simple_on`]: [`matmul_blocked_on`] with the largest block that
+/// divides the sizes, else [`matmul_tiled_on`].
 ///
 /// # Errors
 ///
@@ -329,55 +322,115 @@ pub fn matmul_optimized_on<A: Access, B: Access>(
 ) -> Result<()> {
     let w = shapes(c, a, b)?;
     let (m, n) = (c.extent()[0], c.extent()[1]);
-    if m % BLOCK != 0 || n % BLOCK != 0 || w % OPT_BK != 0 {
-        return matmul_tiled_on(view, c, a, b);
-    }
-    let domain = Extent::new([m / OPT_R, n / OPT_R]).tile::<OPT_TS, OPT_TS>()?;
-    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
-        // `a`'s block is stored transposed (`a_s[k][row]`), so that both
-        // operands are read along a row of tile_static memory.
-        tile_static! {
-            let a_s: [[f32; BLOCK]; OPT_BK];
-            let b_s: [[f32; BLOCK]; OPT_BK];
+    for block in [128, 64] {
+        if m % block == 0 && n % block == 0 && w % 16 == 0 {
+            return matmul_blocked_on(view, c, a, b, block);
         }
-        let ty = t.local[0];
-        let tx = t.local[1];
-        let me = ty * OPT_TS + tx;
-        let row0 = t.tile[0] * BLOCK;
-        let col0 = t.tile[1] * BLOCK;
-        // Work item (ty, tx) owns rows ty + 16 i and columns tx + 16 j of
-        // the block: neighbouring work items touch neighbouring columns.
-        let mut sums = [[0.0f32; OPT_R as usize]; OPT_R as usize];
-        let mut k0 = 0;
-        while k0 < w {
-            #[unroll]
-            for q in 0..(BLOCK * OPT_BK) / (OPT_TS * OPT_TS) {
-                let e = me + q * OPT_TS * OPT_TS;
-                a_s[e % OPT_BK][e / OPT_BK] = a[[row0 + e / OPT_BK, k0 + e % OPT_BK]];
-                b_s[e / BLOCK][e % BLOCK] = b[[k0 + e / BLOCK, col0 + e % BLOCK]];
-            }
-            t.barrier.wait_with_tile_static_memory_fence();
-            #[unroll]
-            for k in 0..OPT_BK {
-                let mut ar = [0.0f32; OPT_R as usize];
-                let mut br = [0.0f32; OPT_R as usize];
-                for i in 0..OPT_R {
-                    ar[i] = a_s[k][ty + i * OPT_TS];
-                    br[i] = b_s[k][tx + i * OPT_TS];
+    }
+    matmul_tiled_on(view, c, a, b)
+}
+
+/// The register-blocked kernel of [`matmul_optimized`] with blocks of
+/// `block x block` elements of `c` per tile: 128 (`8 x 8` per work item,
+/// 8 deep) or 64 (`4 x 4`, 16 deep).
+///
+/// # Errors
+///
+/// [`Error::InvalidArgument`] for another block, or sizes that are not
+/// multiples of it (`m`, `n`) and of 16 (`w`); as [`matmul_simple_on`].
+pub fn matmul_blocked_on<A: Access, B: Access>(
+    view: &AcceleratorView,
+    c: &ArrayView<'_, f32, 2>,
+    a: &ArrayView<'_, f32, 2, A>,
+    b: &ArrayView<'_, f32, 2, B>,
+    block: i32,
+) -> Result<()> {
+    let w = shapes(c, a, b)?;
+    let (m, n) = (c.extent()[0], c.extent()[1]);
+    if !matches!(block, 64 | 128) || m % block != 0 || n % block != 0 || w % 16 != 0 {
+        return Err(Error::InvalidArgument(format!(
+            "matmul_blocked_on: block {block} for {m}x{w} * {w}x{n} (blocks are 64 or 128, dividing both sizes of c; the shared size a multiple of 16)"
+        )));
+    }
+    if block == 128 {
+        blocked_128(view, c, a, b, w)
+    } else {
+        blocked_64(view, c, a, b, w)
+    }
+}
+
+/// Defines a register-blocked kernel for one block shape (the shapes are
+/// constants of the kernel, so that its loops unroll and its arrays become
+/// registers).
+macro_rules! blocked_kernel {
+    ($name:ident, block: $block:expr, per_item: $r:expr, depth: $depth:expr) => {
+        fn $name<A: Access, B: Access>(
+            view: &AcceleratorView,
+            c: &ArrayView<'_, f32, 2>,
+            a: &ArrayView<'_, f32, 2, A>,
+            b: &ArrayView<'_, f32, 2, B>,
+            w: i32,
+        ) -> Result<()> {
+            /// Elements of `c` per tile side.
+            const BM: i32 = $block;
+            /// Elements of `c` per work item side.
+            const R: i32 = $r;
+            /// Work items per tile side.
+            const T: i32 = BM / R;
+            /// The depth of one step over the shared dimension.
+            const BK: i32 = $depth;
+            let (m, n) = (c.extent()[0], c.extent()[1]);
+            let domain = Extent::new([m / R, n / R]).tile::<T, T>()?;
+            parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+                // `a`'s block is stored transposed (`a_s[k][row]`), so that
+                // both operands are read along a row of tile_static memory.
+                tile_static! {
+                    let a_s: [[f32; BM]; BK];
+                    let b_s: [[f32; BM]; BK];
                 }
-                for i in 0..OPT_R {
-                    for j in 0..OPT_R {
-                        sums[i][j] += ar[i] * br[j];
+                let ty = t.local[0];
+                let tx = t.local[1];
+                let me = ty * T + tx;
+                let row0 = t.tile[0] * BM;
+                let col0 = t.tile[1] * BM;
+                // Work item (ty, tx) owns rows ty + T i and columns tx + T j
+                // of the block: neighbouring work items, neighbouring columns.
+                let mut sums = [[0.0f32; R as usize]; R as usize];
+                let mut k0 = 0;
+                while k0 < w {
+                    #[unroll]
+                    for q in 0..(BM * BK) / (T * T) {
+                        let e = me + q * T * T;
+                        a_s[e % BK][e / BK] = a[[row0 + e / BK, k0 + e % BK]];
+                        b_s[e / BM][e % BM] = b[[k0 + e / BM, col0 + e % BM]];
+                    }
+                    t.barrier.wait_with_tile_static_memory_fence();
+                    #[unroll]
+                    for k in 0..BK {
+                        let mut ar = [0.0f32; R as usize];
+                        let mut br = [0.0f32; R as usize];
+                        for i in 0..R {
+                            ar[i] = a_s[k][ty + i * T];
+                            br[i] = b_s[k][tx + i * T];
+                        }
+                        for i in 0..R {
+                            for j in 0..R {
+                                sums[i][j] += ar[i] * br[j];
+                            }
+                        }
+                    }
+                    t.barrier.wait_with_tile_static_memory_fence();
+                    k0 += BK;
+                }
+                for i in 0..R {
+                    for j in 0..R {
+                        c[[row0 + ty + i * T, col0 + tx + j * T]] = sums[i][j];
                     }
                 }
-            }
-            t.barrier.wait_with_tile_static_memory_fence();
-            k0 += OPT_BK;
+            })
         }
-        for i in 0..OPT_R {
-            for j in 0..OPT_R {
-                c[[row0 + ty + i * OPT_TS, col0 + tx + j * OPT_TS]] = sums[i][j];
-            }
-        }
-    })
+    };
 }
+
+blocked_kernel!(blocked_64, block: 64, per_item: 4, depth: 16);
+blocked_kernel!(blocked_128, block: 128, per_item: 8, depth: 8);
