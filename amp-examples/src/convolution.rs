@@ -348,3 +348,185 @@ pub fn convolution_tiling_on<A: Access, B: Access>(
     convolution_tile_dim::<1, 1, TILE_SIZE, _, _>(view, img, &tmp.view(), filter, radius)?;
     convolution_tile_dim::<0, TILE_SIZE, 1, _, _>(view, &tmp.view(), out, filter, radius)
 }
+
+/// The largest radius [`convolution_optimized`] handles itself (larger
+/// filters go to [`convolution_tiling`]'s passes).
+pub const OPTIMIZED_MAX_RADIUS: i32 = 16;
+/// Pixels per tile of the row pass of [`convolution_optimized`].
+const ROW_TILE: i32 = 256;
+/// Columns per tile of the column pass.
+const COL_TILE: i32 = 32;
+/// Work items per tile along the columns' direction in the column pass.
+const COL_ITEMS: i32 = 8;
+/// Output rows per tile of the column pass (`COL_ITEMS` work items, each
+/// `COL_ROWS / COL_ITEMS` rows).
+const COL_ROWS: i32 = 64;
+
+/// The separable convolution written for speed, in the kernel language
+/// only: every work item of a tile produces output (the apron is loaded by
+/// extra loads, not by idle work items), and the column pass reads whole
+/// rows of `COL_TILE` columns, so that neighbouring work items read
+/// neighbouring pixels (coalesced), with the apron of `COL_ROWS` rows in
+/// `tile_static` memory.
+///
+/// Filters of radius up to [`OPTIMIZED_MAX_RADIUS`]; larger ones run
+/// [`convolution_tiling`]'s passes. Same arrays and results as
+/// [`convolution_simple`].
+///
+/// # Errors
+///
+/// As [`convolution_tiling`].
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::Accelerator;
+/// use amp_examples::convolution::{convolution_cpu, convolution_optimized};
+///
+/// let view = Accelerator::cpu().default_view();
+/// let img: Vec<f32> = (0..40).map(|i| (i * 7 % 11) as f32).collect();
+/// let filter = [0.25f32, 0.5, 0.25];
+/// let (mut want, mut got) = (vec![0.0f32; 40], vec![0.0f32; 40]);
+/// convolution_cpu(&mut want, &img, &filter, 8, 5)?;
+/// convolution_optimized(&view, &mut got, &img, &filter, 8, 5)?;
+/// assert_eq!(got, want);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+pub fn convolution_optimized(
+    view: &AcceleratorView,
+    out: &mut [f32],
+    img: &[f32],
+    filter: &[f32],
+    width: i32,
+    height: i32,
+) -> Result<()> {
+    let radius = check(out, img, filter, width, height)?;
+    if radius > OPTIMIZED_MAX_RADIUS {
+        tile_fits(radius)?;
+    }
+    on_slices(
+        view,
+        out,
+        img,
+        filter,
+        [width, height],
+        convolution_optimized_on,
+    )
+}
+
+/// The passes of [`convolution_optimized`] on views of any data source, as
+/// [`convolution_simple_on`].
+///
+/// # Errors
+///
+/// As [`convolution_tiling_on`].
+pub fn convolution_optimized_on<A: Access, B: Access>(
+    view: &AcceleratorView,
+    out: &ArrayView<'_, f32, 2>,
+    img: &ArrayView<'_, f32, 2, A>,
+    filter: &ArrayView<'_, f32, 1, B>,
+    tmp: &Array<f32, 2>,
+) -> Result<()> {
+    let radius = check_on(out, img, filter, tmp)?;
+    if radius > OPTIMIZED_MAX_RADIUS {
+        return convolution_tiling_on(view, out, img, filter, tmp);
+    }
+    rows_optimized(view, img, &tmp.view(), filter, radius)?;
+    columns_optimized(view, &tmp.view(), out, filter, radius)
+}
+
+/// The row pass of [`convolution_optimized`]: tiles of `ROW_TILE` pixels of
+/// one row, the line and its apron in `tile_static` memory.
+fn rows_optimized<A: Access, B: Access>(
+    view: &AcceleratorView,
+    input: &ArrayView<'_, f32, 2, A>,
+    output: &ArrayView<'_, f32, 2>,
+    filter: &ArrayView<'_, f32, 1, B>,
+    radius: i32,
+) -> Result<()> {
+    let [h, w] = [output.extent()[0], output.extent()[1]];
+    let tiles = (w + ROW_TILE - 1) / ROW_TILE;
+    let domain = Extent::new([h, tiles * ROW_TILE]).tile::<1, ROW_TILE>()?;
+    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+        tile_static! {
+            let line: [f32; ROW_TILE + 2 * OPTIMIZED_MAX_RADIUS];
+            let taps: [f32; 2 * OPTIMIZED_MAX_RADIUS + 1];
+        }
+        let l = t.local[1];
+        let row = t.global[0];
+        let first = t.tile_origin[1] - radius;
+        let span = ROW_TILE + 2 * radius;
+        // Pixel `first + j` (clamped to the row) goes to `line[j]`.
+        line[l] = input[[row, (first + l).clamp(0, w - 1)]];
+        if l < span - ROW_TILE {
+            line[l + ROW_TILE] = input[[row, (first + l + ROW_TILE).clamp(0, w - 1)]];
+        }
+        if l < 2 * radius + 1 {
+            taps[l] = filter[l];
+        }
+        t.barrier.wait_with_tile_static_memory_fence();
+        let col = t.global[1];
+        if col < w {
+            let mut sum = 0.0f32;
+            for k in 0..2 * radius + 1 {
+                sum += line[l + k] * taps[k];
+            }
+            output[[row, col]] = sum;
+        }
+    })
+}
+
+/// The column pass of [`convolution_optimized`]: tiles of `COL_ROWS` rows of
+/// `COL_TILE` columns, the block and its apron rows in `tile_static`
+/// memory, each work item `COL_ROWS / COL_ITEMS` rows of one column.
+fn columns_optimized<A: Access, B: Access>(
+    view: &AcceleratorView,
+    input: &ArrayView<'_, f32, 2, A>,
+    output: &ArrayView<'_, f32, 2>,
+    filter: &ArrayView<'_, f32, 1, B>,
+    radius: i32,
+) -> Result<()> {
+    const PER_ITEM: i32 = COL_ROWS / COL_ITEMS;
+    let [h, w] = [output.extent()[0], output.extent()[1]];
+    let row_tiles = (h + COL_ROWS - 1) / COL_ROWS;
+    let col_tiles = (w + COL_TILE - 1) / COL_TILE;
+    let domain =
+        Extent::new([row_tiles * COL_ITEMS, col_tiles * COL_TILE]).tile::<COL_ITEMS, COL_TILE>()?;
+    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+        tile_static! {
+            let block: [[f32; COL_TILE]; COL_ROWS + 2 * OPTIMIZED_MAX_RADIUS];
+            let taps: [f32; 2 * OPTIMIZED_MAX_RADIUS + 1];
+        }
+        let ty = t.local[0];
+        let tx = t.local[1];
+        let row0 = t.tile[0] * COL_ROWS;
+        let col = (t.global[1]).min(w - 1);
+        let first = row0 - radius;
+        let span = COL_ROWS + 2 * radius;
+        // Row `first + j` (clamped to the image) goes to `block[j]`.
+        #[unroll]
+        for q in 0..(COL_ROWS + 2 * OPTIMIZED_MAX_RADIUS) / COL_ITEMS {
+            let j = ty + q * COL_ITEMS;
+            if j < span {
+                block[j][tx] = input[[(first + j).clamp(0, h - 1), col]];
+            }
+        }
+        let me = ty * COL_TILE + tx;
+        if me < 2 * radius + 1 {
+            taps[me] = filter[me];
+        }
+        t.barrier.wait_with_tile_static_memory_fence();
+        if t.global[1] < w {
+            for i in 0..PER_ITEM {
+                let r = ty + i * COL_ITEMS;
+                if row0 + r < h {
+                    let mut sum = 0.0f32;
+                    for k in 0..2 * radius + 1 {
+                        sum += block[r + k][tx] * taps[k];
+                    }
+                    output[[row0 + r, t.global[1]]] = sum;
+                }
+            }
+        }
+    })
+}

@@ -6,7 +6,7 @@
 
 use amp_core::{Accelerator, Error, QueuingMode};
 use amp_examples::convolution::{
-    TILE_SIZE, convolution_cpu, convolution_simple, convolution_tiling,
+    TILE_SIZE, convolution_cpu, convolution_optimized, convolution_simple, convolution_tiling,
 };
 use amp_examples::matmul::{matmul_cpu, matmul_optimized, matmul_simple, matmul_tiled};
 use amp_tests::{Rng, accelerators};
@@ -95,20 +95,25 @@ type Convolution =
     fn(&amp_core::AcceleratorView, &mut [f32], &[f32], &[f32], i32, i32) -> amp_core::Result<()>;
 
 #[test]
-fn separable_convolution_simple_and_tiled() {
+fn separable_convolution_simple_tiled_and_optimized() {
     // (width, height, radius): single pixels, radius 0, lines shorter than a
-    // tile, tiles that do not divide the image, the largest tiled radius.
-    let cases: [(i32, i32, i32); 6] = [
+    // tile, tiles that do not divide the image, the largest tiled radius,
+    // the largest radius of the optimized passes (and one above it, which
+    // falls back to the tiled passes), images taller than a column tile.
+    let cases: [(i32, i32, i32); 8] = [
         (1, 1, 0),
         (1, 9, 2),
         (130, 7, 3),
         (300, 257, 8),
         (40, 33, 63),
         (129, 2, 1),
+        (70, 150, 16),
+        (33, 65, 17),
     ];
-    let kernels: [(&str, Convolution); 2] = [
+    let kernels: [(&str, Convolution); 3] = [
         ("simple", convolution_simple),
         ("tiling", convolution_tiling),
+        ("optimized", convolution_optimized),
     ];
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(QueuingMode::Automatic);

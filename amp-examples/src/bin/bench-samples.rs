@@ -419,25 +419,18 @@ fn main() -> amp_core::Result<()> {
     let out = Array::from_slice([h, w], &vec![f32::NAN; pixels], &view)?;
     // One read and one write of the image per pass, as the peer script counts.
     let bytes = 2.0 * 2.0 * 4.0 * pixels as f64;
-    for (name, tiled) in [("convolution_simple", false), ("convolution_tiling", true)] {
+    for name in [
+        "convolution_simple",
+        "convolution_tiling",
+        "convolution_optimized",
+    ] {
         let run = || {
-            let r = if tiled {
-                convolution::convolution_tiling_on(
-                    &view,
-                    &out.view(),
-                    &image.view(),
-                    &filt.view(),
-                    &tmp,
-                )
-            } else {
-                convolution::convolution_simple_on(
-                    &view,
-                    &out.view(),
-                    &image.view(),
-                    &filt.view(),
-                    &tmp,
-                )
+            let passes = match name {
+                "convolution_simple" => convolution::convolution_simple_on,
+                "convolution_tiling" => convolution::convolution_tiling_on,
+                _ => convolution::convolution_optimized_on,
             };
+            let r = passes(&view, &out.view(), &image.view(), &filt.view(), &tmp);
             r.expect("launch");
             view.wait().expect("wait");
         };
