@@ -445,6 +445,10 @@ fn rows_optimized<A: Access, B: Access>(
     radius: i32,
 ) -> Result<()> {
     let [h, w] = [output.extent()[0], output.extent()[1]];
+    // Upper case: the kernel is compiled for this radius (one pipeline per
+    // radius), so that its tap loop unrolls.
+    #[allow(non_snake_case)]
+    let RADIUS = radius;
     let tiles = (w + ROW_TILE - 1) / ROW_TILE;
     let domain = Extent::new([h, tiles * ROW_TILE]).tile::<1, ROW_TILE>()?;
     parallel_for_each!(view, domain, |t: TiledIndex<2>| {
@@ -454,21 +458,22 @@ fn rows_optimized<A: Access, B: Access>(
         }
         let l = t.local[1];
         let row = t.global[0];
-        let first = t.tile_origin[1] - radius;
-        let span = ROW_TILE + 2 * radius;
+        let first = t.tile_origin[1] - RADIUS;
+        let span = ROW_TILE + 2 * RADIUS;
         // Pixel `first + j` (clamped to the row) goes to `line[j]`.
         line[l] = input[[row, (first + l).clamp(0, w - 1)]];
         if l < span - ROW_TILE {
             line[l + ROW_TILE] = input[[row, (first + l + ROW_TILE).clamp(0, w - 1)]];
         }
-        if l < 2 * radius + 1 {
+        if l < 2 * RADIUS + 1 {
             taps[l] = filter[l];
         }
         t.barrier.wait_with_tile_static_memory_fence();
         let col = t.global[1];
         if col < w {
             let mut sum = 0.0f32;
-            for k in 0..2 * radius + 1 {
+            #[unroll]
+            for k in 0..2 * RADIUS + 1 {
                 sum += line[l + k] * taps[k];
             }
             output[[row, col]] = sum;
@@ -488,6 +493,8 @@ fn columns_optimized<A: Access, B: Access>(
 ) -> Result<()> {
     const PER_ITEM: i32 = COL_ROWS / COL_ITEMS;
     let [h, w] = [output.extent()[0], output.extent()[1]];
+    #[allow(non_snake_case)]
+    let RADIUS = radius;
     let row_tiles = (h + COL_ROWS - 1) / COL_ROWS;
     let col_tiles = (w + COL_TILE - 1) / COL_TILE;
     let domain =
@@ -501,8 +508,8 @@ fn columns_optimized<A: Access, B: Access>(
         let tx = t.local[1];
         let row0 = t.tile[0] * COL_ROWS;
         let col = (t.global[1]).min(w - 1);
-        let first = row0 - radius;
-        let span = COL_ROWS + 2 * radius;
+        let first = row0 - RADIUS;
+        let span = COL_ROWS + 2 * RADIUS;
         // Row `first + j` (clamped to the image) goes to `block[j]`.
         #[unroll]
         for q in 0..(COL_ROWS + 2 * OPTIMIZED_MAX_RADIUS) / COL_ITEMS {
@@ -512,18 +519,20 @@ fn columns_optimized<A: Access, B: Access>(
             }
         }
         let me = ty * COL_TILE + tx;
-        if me < 2 * radius + 1 {
+        if me < 2 * RADIUS + 1 {
             taps[me] = filter[me];
         }
         t.barrier.wait_with_tile_static_memory_fence();
         if t.global[1] < w {
+            // Consecutive rows: the unrolled sums share their loads.
             for i in 0..PER_ITEM {
-                let r = ty + i * COL_ITEMS;
+                let r = ty * PER_ITEM + i;
+                let mut sum = 0.0f32;
+                #[unroll]
+                for k in 0..2 * RADIUS + 1 {
+                    sum += block[r + k][tx] * taps[k];
+                }
                 if row0 + r < h {
-                    let mut sum = 0.0f32;
-                    for k in 0..2 * radius + 1 {
-                        sum += block[r + k][tx] * taps[k];
-                    }
                     output[[row0 + r, t.global[1]]] = sum;
                 }
             }
