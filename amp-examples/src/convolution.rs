@@ -352,8 +352,12 @@ pub fn convolution_tiling_on<A: Access, B: Access>(
 /// The largest radius [`convolution_optimized`] handles itself (larger
 /// filters go to [`convolution_tiling`]'s passes).
 pub const OPTIMIZED_MAX_RADIUS: i32 = 16;
-/// Pixels per tile of the row pass of [`convolution_optimized`].
+/// Pixels per line of a tile of the row pass of [`convolution_optimized`].
 const ROW_TILE: i32 = 256;
+/// Work items per line of a tile of the row pass.
+const ROW_ITEMS: i32 = 64;
+/// Lines (rows) per tile of the row pass.
+const ROW_LINES: i32 = 4;
 /// Columns per tile of the column pass.
 const COL_TILE: i32 = 32;
 /// Work items per tile along the columns' direction in the column pass.
@@ -435,8 +439,9 @@ pub fn convolution_optimized_on<A: Access, B: Access>(
     columns_optimized(view, &tmp.view(), out, filter, radius)
 }
 
-/// The row pass of [`convolution_optimized`]: tiles of `ROW_TILE` pixels of
-/// one row, the line and its apron in `tile_static` memory.
+/// The row pass of [`convolution_optimized`]: tiles of `ROW_LINES` rows of
+/// `ROW_TILE` pixels, each work item `ROW_TILE / ROW_ITEMS` pixels of one
+/// row, the lines and their aprons in `tile_static` memory.
 fn rows_optimized<A: Access, B: Access>(
     view: &AcceleratorView,
     input: &ArrayView<'_, f32, 2, A>,
@@ -444,39 +449,51 @@ fn rows_optimized<A: Access, B: Access>(
     filter: &ArrayView<'_, f32, 1, B>,
     radius: i32,
 ) -> Result<()> {
+    const PER_ITEM: i32 = ROW_TILE / ROW_ITEMS;
     let [h, w] = [output.extent()[0], output.extent()[1]];
     // Upper case: the kernel is compiled for this radius (one pipeline per
     // radius), so that its tap loop unrolls.
     #[allow(non_snake_case)]
     let RADIUS = radius;
-    let tiles = (w + ROW_TILE - 1) / ROW_TILE;
-    let domain = Extent::new([h, tiles * ROW_TILE]).tile::<1, ROW_TILE>()?;
+    let row_tiles = (h + ROW_LINES - 1) / ROW_LINES;
+    let col_tiles = (w + ROW_TILE - 1) / ROW_TILE;
+    let domain = Extent::new([row_tiles * ROW_LINES, col_tiles * ROW_ITEMS])
+        .tile::<ROW_LINES, ROW_ITEMS>()?;
     parallel_for_each!(view, domain, |t: TiledIndex<2>| {
         tile_static! {
-            let line: [f32; ROW_TILE + 2 * OPTIMIZED_MAX_RADIUS];
+            let lines: [[f32; ROW_TILE + 2 * OPTIMIZED_MAX_RADIUS]; ROW_LINES];
             let taps: [f32; 2 * OPTIMIZED_MAX_RADIUS + 1];
         }
-        let l = t.local[1];
-        let row = t.global[0];
-        let first = t.tile_origin[1] - RADIUS;
-        let span = ROW_TILE + 2 * RADIUS;
-        // Pixel `first + j` (clamped to the row) goes to `line[j]`.
-        line[l] = input[[row, (first + l).clamp(0, w - 1)]];
-        if l < span - ROW_TILE {
-            line[l + ROW_TILE] = input[[row, (first + l + ROW_TILE).clamp(0, w - 1)]];
+        let ly = t.local[0];
+        let lx = t.local[1];
+        let row = t.global[0].min(h - 1);
+        let first = t.tile[1] * ROW_TILE - RADIUS;
+        // Pixel `first + j` of the row (clamped to it) goes to `lines[ly][j]`.
+        #[unroll]
+        for q in 0..(ROW_TILE + 2 * OPTIMIZED_MAX_RADIUS + ROW_ITEMS - 1) / ROW_ITEMS {
+            let j = lx + q * ROW_ITEMS;
+            if j < ROW_TILE + 2 * RADIUS {
+                lines[ly][j] = input[[row, (first + j).clamp(0, w - 1)]];
+            }
         }
-        if l < 2 * RADIUS + 1 {
-            taps[l] = filter[l];
+        let me = ly * ROW_ITEMS + lx;
+        if me < 2 * RADIUS + 1 {
+            taps[me] = filter[me];
         }
         t.barrier.wait_with_tile_static_memory_fence();
-        let col = t.global[1];
-        if col < w {
-            let mut sum = 0.0f32;
-            #[unroll]
-            for k in 0..2 * RADIUS + 1 {
-                sum += line[l + k] * taps[k];
+        if t.global[0] < h {
+            for i in 0..PER_ITEM {
+                let j = lx + i * ROW_ITEMS;
+                let mut sum = 0.0f32;
+                #[unroll]
+                for k in 0..2 * RADIUS + 1 {
+                    sum += lines[ly][j + k] * taps[k];
+                }
+                let col = t.tile[1] * ROW_TILE + j;
+                if col < w {
+                    output[[t.global[0], col]] = sum;
+                }
             }
-            output[[row, col]] = sum;
         }
     })
 }

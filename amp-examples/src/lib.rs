@@ -1,7 +1,9 @@
 //! Ports of the C++ AMP samples to amp-rs, written to read almost line by
 //! line like the originals: [`matmul`] (the matrix multiplication of the
-//! C++ AMP introduction, simple and tiled) and [`convolution`] (the separable
-//! convolution sample: `convolution_simple` and `convolution_tiling`).
+//! C++ AMP introduction, simple and tiled, and a register-blocked
+//! `matmul_optimized`), [`convolution`] (the separable convolution sample:
+//! `convolution_simple`, `convolution_tiling` and `convolution_optimized`),
+//! [`reduction`] (a tiled sum) and [`transpose`] (naive and tiled).
 //!
 //! Each sample has a CPU reference and runs on any accelerator view; the
 //! `samples` binary runs them all on the default accelerator and checks the
@@ -10,6 +12,8 @@
 
 pub mod convolution;
 pub mod matmul;
+pub mod reduction;
+pub mod transpose;
 
 /// The largest relative difference between `got` and `want` (each
 /// difference divided by `max(|want|, 1)`), or `None` if the lengths differ

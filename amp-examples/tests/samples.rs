@@ -205,3 +205,63 @@ fn convolution_refuses_bad_shapes() {
     assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
     assert_eq!(out, [5.0; 12]);
 }
+
+#[test]
+fn reduction_sums_like_the_cpu() {
+    use amp_examples::reduction::{sum, sum_cpu};
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        // One element, fewer than a tile, not a multiple of anything, more
+        // than one unrolled stride of the whole domain.
+        for (c, n) in [1usize, 200, 262_145, 1_048_576 + 77]
+            .into_iter()
+            .enumerate()
+        {
+            let mut rng = Rng::new(4000 + 10 * k as u64 + c as u64);
+            let data: Vec<f32> = (0..n)
+                .map(|_| rng.range(-1000, 1000) as f32 / 64.0)
+                .collect();
+            let want = sum_cpu(&data);
+            let scale: f32 = data.iter().map(|x| x.abs()).sum();
+            let got = sum(&view, &data).unwrap();
+            assert!(
+                (got - want).abs() <= 1e-5 * scale.max(1.0),
+                "{acc} n={n}: {got} vs {want}"
+            );
+        }
+        let err = sum(&view, &[]).unwrap_err();
+        assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
+    }
+}
+
+#[test]
+fn transpose_simple_and_tiled() {
+    use amp_examples::transpose::{transpose_cpu, transpose_simple, transpose_tiled};
+    type Transpose =
+        fn(&amp_core::AcceleratorView, &mut [f32], &[f32], i32, i32) -> amp_core::Result<()>;
+    let kernels: [(&str, Transpose); 2] =
+        [("simple", transpose_simple), ("tiled", transpose_tiled)];
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        for (c, (rows, cols)) in [(1, 1), (33, 65), (64, 64), (100, 7), (7, 129)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut rng = Rng::new(5000 + 10 * k as u64 + c as u64);
+            let input: Vec<f32> = (0..rows * cols)
+                .map(|_| rng.range(-1 << 20, 1 << 20) as f32)
+                .collect();
+            let mut want = vec![0.0f32; input.len()];
+            transpose_cpu(&mut want, &input, rows, cols).unwrap();
+            for (name, kernel) in kernels {
+                let mut got = vec![f32::NAN; input.len()];
+                kernel(&view, &mut got, &input, rows, cols).unwrap();
+                assert_eq!(got, want, "{acc} {name} {rows}x{cols}");
+            }
+        }
+        let mut out = vec![7.0f32; 5];
+        let err = transpose_tiled(&view, &mut out, &[1.0; 6], 2, 3).unwrap_err();
+        assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
+        assert!(out.iter().all(|&x| x == 7.0));
+    }
+}

@@ -3,10 +3,12 @@
 //! through raw wgpu on the same adapter, in one run.
 //!
 //! Run: `cargo run --release -p amp-examples --bin bench-samples
-//! [--mm N] [--conv N] [--radius R] [--reps K]` (defaults 4096, 8192, 8, 10).
-//! `AMP_DEFAULT_ACCELERATOR` picks the adapter. Each case: two warm-up
-//! launches (the first compiles), then `K` rounds of one launch and a wait,
-//! wall clock, median. Outputs are poisoned first and checked against a CPU
+//! [--mm N] [--conv N] [--radius R] [--reps K] [--batch B] [--reduce N]`
+//! (defaults 4096, 8192, 8, 10, 10, 2^26; the transpose is `--conv`
+//! square). `AMP_DEFAULT_ACCELERATOR` picks the adapter. Each case:
+//! two warm-up rounds (the first compiles), then `K` rounds of `B` launches
+//! and one wait, wall clock, median per launch. The raw-wgpu peer runs one
+//! dispatch and a wait per round. Outputs are poisoned first and checked against a CPU
 //! reference: every convolution pixel, and 512 random elements of each
 //! product (accumulated in `f64` on the host).
 
@@ -155,6 +157,18 @@ fn values(n: usize, seed: u64) -> Vec<f32> {
 }
 
 /// Median seconds of `reps` rounds of `f` after two warm-ups.
+/// The median time per launch of rounds of `batch` launches and one wait
+/// (the submission and wait latency spread over the batch, so that the
+/// figure is the kernels' own, as GPU timestamps would give).
+fn time_batched(reps: usize, batch: usize, mut launch: impl FnMut(), wait: impl Fn()) -> f64 {
+    time(reps, || {
+        for _ in 0..batch {
+            launch();
+        }
+        wait();
+    }) / batch as f64
+}
+
 fn time(reps: usize, mut f: impl FnMut()) -> f64 {
     f();
     f();
@@ -315,7 +329,8 @@ impl Hand {
 
 fn main() -> amp_core::Result<()> {
     let mut args = std::env::args().skip(1);
-    let (mut mm, mut conv, mut radius, mut reps) = (4096i32, 8192i32, 8i32, 10usize);
+    let (mut mm, mut conv, mut radius, mut reps, mut batch, mut reduce) =
+        (4096i32, 8192i32, 8i32, 10usize, 10usize, 1i32 << 26);
     while let Some(flag) = args.next() {
         let v: i64 = args
             .next()
@@ -330,6 +345,8 @@ fn main() -> amp_core::Result<()> {
             "--conv" => conv = v as i32,
             "--radius" => radius = v as i32,
             "--reps" => reps = v as usize,
+            "--batch" => batch = v as usize,
+            "--reduce" => reduce = v as i32,
             _ => {
                 eprintln!("bench-samples: unknown argument {flag}");
                 std::process::exit(2)
@@ -338,7 +355,9 @@ fn main() -> amp_core::Result<()> {
     }
     let acc = Accelerator::default()?;
     let view = acc.create_view(QueuingMode::Automatic);
-    println!("adapter: {acc}; {reps} rounds per case, median, wall clock (launch + wait)");
+    println!(
+        "adapter: {acc}; {reps} rounds of {batch} launches and a wait per case, median time per launch (wall clock)"
+    );
     println!("| case | time (ms) | rate | check |");
     println!("|---|---|---|---|");
 
@@ -370,9 +389,8 @@ fn main() -> amp_core::Result<()> {
                 _ => blocked_scalars(&view, cv, av, bv),
             };
             r.expect("launch");
-            view.wait().expect("wait");
         };
-        let secs = time(reps, run);
+        let secs = time_batched(reps, batch, run, || view.wait().expect("wait"));
         let err = check_product(&c.to_vec()?, &va, &vb, n);
         println!(
             "| {name} {mm}^3 | {:.3} | {:.1} GFLOP/s | max rel. err {err:.1e} |",
@@ -432,15 +450,75 @@ fn main() -> amp_core::Result<()> {
             };
             let r = passes(&view, &out.view(), &image.view(), &filt.view(), &tmp);
             r.expect("launch");
-            view.wait().expect("wait");
         };
-        let secs = time(reps, run);
+        let secs = time_batched(reps, batch, run, || view.wait().expect("wait"));
         let err = amp_examples::max_relative_error(&out.to_vec()?, &want)
             .map_or("NaN".into(), |e| format!("{e:.1e}"));
         println!(
             "| {name} {w}^2 r{radius} | {:.3} | {:.1} GB/s eff. | max rel. err {err} |",
             secs * 1e3,
             bytes / secs / 1e9
+        );
+    }
+
+    // Reduction and transpose: bytes read and written, as a copy counts them.
+    let rn = reduce as usize;
+    let rdata = values(rn, 4);
+    let want = amp_examples::reduction::sum_cpu(&rdata);
+    let scale: f32 = rdata.iter().map(|x| x.abs()).sum();
+    let data = Array::from_slice([reduce], &rdata, &view)?;
+    let partials = Array::<f32, 1>::new([amp_examples::reduction::PARTIALS], &view)?;
+    let total = Array::from_slice([1], &[f32::NAN], &view)?;
+    let run = || {
+        amp_examples::reduction::sum_on(&view, &data.view(), &partials, &total.view())
+            .expect("launch");
+    };
+    let secs = time_batched(reps, batch, run, || view.wait().expect("wait"));
+    let got = total.to_vec()?[0];
+    let ok = (got - want).abs() <= 1e-5 * scale.max(1.0);
+    println!(
+        "| reduction {} f32 | {:.3} | {:.1} GB/s | {} |",
+        if rn.is_power_of_two() {
+            format!("2^{}", rn.trailing_zeros())
+        } else {
+            rn.to_string()
+        },
+        secs * 1e3,
+        4.0 * rn as f64 / secs / 1e9,
+        if ok {
+            format!("sum {got}")
+        } else {
+            format!("WRONG: {got} vs {want}")
+        }
+    );
+    let tn = conv as usize;
+    let tdata = values(tn * tn, 5);
+    let tin = Array::from_slice([conv, conv], &tdata, &view)?;
+    let tout = Array::from_slice([conv, conv], &vec![f32::NAN; tn * tn], &view)?;
+    for (name, tiled) in [("transpose_simple", false), ("transpose_tiled", true)] {
+        let run = || {
+            let r = if tiled {
+                amp_examples::transpose::transpose_tiled_on(&view, &tout.view(), &tin.view())
+            } else {
+                amp_examples::transpose::transpose_simple_on(&view, &tout.view(), &tin.view())
+            };
+            r.expect("launch");
+        };
+        let secs = time_batched(reps, batch, run, || view.wait().expect("wait"));
+        let got = tout.to_vec()?;
+        let bad = (0..tn * tn)
+            .step_by(997)
+            .filter(|&k| got[k] != tdata[(k % tn) * tn + k / tn])
+            .count();
+        println!(
+            "| {name} {conv}^2 | {:.3} | {:.1} GB/s | {} |",
+            secs * 1e3,
+            2.0 * 4.0 * (tn * tn) as f64 / secs / 1e9,
+            if bad == 0 {
+                "ok".to_string()
+            } else {
+                format!("WRONG in {bad} samples")
+            }
         );
     }
     Ok(())

@@ -1,0 +1,174 @@
+//! Matrix transpose, as in the C++ AMP Transpose sample: the naive kernel
+//! reads rows and writes columns (one of the two strided); the tiled one
+//! stages a `TILE x TILE` block in `tile_static` memory (padded by one
+//! column, so that reading it by columns hits distinct banks), and both its
+//! reads and its writes go along rows.
+
+use amp_core::prelude::*;
+use amp_core::{Access, Result};
+
+/// The block edge of [`transpose_tiled`].
+pub const TILE: i32 = 32;
+/// Work items per block column: each handles `TILE / ROWS` rows.
+const ROWS: i32 = 8;
+
+/// The reference: `out[j][i] = input[i][j]` for an `rows x cols` input.
+///
+/// # Errors
+///
+/// [`Error::InvalidArgument`] if the lengths do not match the sizes.
+pub fn transpose_cpu(out: &mut [f32], input: &[f32], rows: i32, cols: i32) -> Result<()> {
+    check(out, input, rows, cols)?;
+    let (r, c) = (rows as usize, cols as usize);
+    for i in 0..r {
+        for j in 0..c {
+            out[j * r + i] = input[i * c + j];
+        }
+    }
+    Ok(())
+}
+
+fn check(out: &[f32], input: &[f32], rows: i32, cols: i32) -> Result<()> {
+    let len = i64::from(rows) * i64::from(cols);
+    if rows <= 0 || cols <= 0 || input.len() as i64 != len || out.len() as i64 != len {
+        return Err(Error::InvalidArgument(format!(
+            "a {rows} x {cols} transpose needs two slices of {len} elements, not {} and {}",
+            input.len(),
+            out.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Transposes the `rows x cols` matrix `input` into `out` with one work
+/// item per element.
+///
+/// # Errors
+///
+/// As [`transpose_cpu`]; any error of the launch.
+pub fn transpose_simple(
+    view: &AcceleratorView,
+    out: &mut [f32],
+    input: &[f32],
+    rows: i32,
+    cols: i32,
+) -> Result<()> {
+    on_slices(view, out, input, rows, cols, transpose_simple_on)
+}
+
+/// Transposes through `tile_static` blocks of [`TILE`] x [`TILE`].
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::Accelerator;
+/// use amp_examples::transpose::transpose_tiled;
+///
+/// let view = Accelerator::cpu().default_view();
+/// let input: Vec<f32> = (0..6).map(|i| i as f32).collect();
+/// let mut out = vec![0.0f32; 6];
+/// transpose_tiled(&view, &mut out, &input, 2, 3)?;
+/// assert_eq!(out, [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`transpose_cpu`]; any error of the launch.
+pub fn transpose_tiled(
+    view: &AcceleratorView,
+    out: &mut [f32],
+    input: &[f32],
+    rows: i32,
+    cols: i32,
+) -> Result<()> {
+    on_slices(view, out, input, rows, cols, transpose_tiled_on)
+}
+
+/// A kernel of this module on views.
+type OnViews =
+    fn(&AcceleratorView, &ArrayView<'_, f32, 2>, &ArrayView<'_, f32, 2, ReadOnly>) -> Result<()>;
+
+fn on_slices(
+    view: &AcceleratorView,
+    out: &mut [f32],
+    input: &[f32],
+    rows: i32,
+    cols: i32,
+    kernel: OnViews,
+) -> Result<()> {
+    check(out, input, rows, cols)?;
+    let a = ArrayView::new([rows, cols], input)?;
+    let o = ArrayView::new_mut([cols, rows], out)?;
+    o.discard_data();
+    kernel(view, &o, &a)?;
+    o.synchronize()
+}
+
+fn shapes<A: Access>(out: &ArrayView<'_, f32, 2>, input: &ArrayView<'_, f32, 2, A>) -> Result<()> {
+    let (i, o) = (input.extent(), out.extent());
+    if o[0] != i[1] || o[1] != i[0] {
+        return Err(Error::InvalidArgument(format!(
+            "the transpose of a {i} matrix is {}x{}, not {o}",
+            i[1], i[0]
+        )));
+    }
+    Ok(())
+}
+
+/// The kernel of [`transpose_simple`] on views of any data source.
+///
+/// # Errors
+///
+/// [`Error::InvalidArgument`] if `out`'s extent is not `input`'s reversed;
+/// any error of the launch.
+pub fn transpose_simple_on<A: Access>(
+    view: &AcceleratorView,
+    out: &ArrayView<'_, f32, 2>,
+    input: &ArrayView<'_, f32, 2, A>,
+) -> Result<()> {
+    shapes(out, input)?;
+    parallel_for_each!(view, input.extent(), |idx: Index<2>| {
+        out[[idx[1], idx[0]]] = input[idx];
+    })
+}
+
+/// The kernel of [`transpose_tiled`] on views of any data source.
+///
+/// # Errors
+///
+/// As [`transpose_simple_on`].
+pub fn transpose_tiled_on<A: Access>(
+    view: &AcceleratorView,
+    out: &ArrayView<'_, f32, 2>,
+    input: &ArrayView<'_, f32, 2, A>,
+) -> Result<()> {
+    shapes(out, input)?;
+    let (rows, cols) = (input.extent()[0], input.extent()[1]);
+    let blocks = [(rows + TILE - 1) / TILE, (cols + TILE - 1) / TILE];
+    let domain = Extent::new([blocks[0] * ROWS, blocks[1] * TILE]).tile::<ROWS, TILE>()?;
+    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+        tile_static! { let block: [[f32; TILE + 1]; TILE]; }
+        let ty = t.local[0];
+        let tx = t.local[1];
+        let r0 = t.tile[0] * TILE;
+        let c0 = t.tile[1] * TILE;
+        // Read rows r0 + ty + ROWS q of the block, columns along tx.
+        #[unroll]
+        for q in 0..TILE / ROWS {
+            let r = ty + q * ROWS;
+            if r0 + r < rows && c0 + tx < cols {
+                block[r][tx] = input[[r0 + r, c0 + tx]];
+            }
+        }
+        t.barrier.wait_with_tile_static_memory_fence();
+        // Write rows c0 + ty + ROWS q of the output, along tx.
+        #[unroll]
+        for q in 0..TILE / ROWS {
+            let r = ty + q * ROWS;
+            if c0 + r < cols && r0 + tx < rows {
+                out[[c0 + r, r0 + tx]] = block[tx][r];
+            }
+        }
+    })
+}
