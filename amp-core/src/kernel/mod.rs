@@ -167,7 +167,11 @@ pub(crate) fn lower(
         name.push_str(&format!(".{hash:08x}"));
         dump(&dir, &name, &plain);
     }
-    validate::validate(&shader.source, &kernel.name, features)?;
+    shader.module = Some(Arc::new(validate::validate(
+        &shader.source,
+        &kernel.name,
+        features,
+    )?));
     Ok((shader, needs))
 }
 
@@ -312,7 +316,13 @@ fn compile_gpu(
         .device
         .create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(&kernel.name),
-            source: wgpu::ShaderSource::Wgsl(shader.source.as_str().into()),
+            // The module naga validated in `lower`; the WGSL otherwise.
+            source: match &shader.module {
+                Some(module) => {
+                    wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(naga::Module::clone(module)))
+                }
+                None => wgpu::ShaderSource::Wgsl(shader.source.as_str().into()),
+            },
         });
     let pipeline = device
         .device

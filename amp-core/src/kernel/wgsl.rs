@@ -21,289 +21,20 @@ use crate::{Error, Result};
 /// Threads per workgroup of a non-tiled launch.
 pub(crate) const WORKGROUP_SIZE: u32 = 256;
 
-/// WGSL keywords and reserved words a generated name must avoid.
-const RESERVED: &[&str] = &[
-    "alias",
-    "array",
-    "atomic",
-    "bitcast",
-    "bool",
-    "break",
-    "case",
-    "const",
-    "const_assert",
-    "continue",
-    "continuing",
-    "default",
-    "diagnostic",
-    "discard",
-    "else",
-    "enable",
-    "f16",
-    "f32",
-    "f64",
-    "false",
-    "fn",
-    "for",
-    "i32",
-    "i64",
-    "if",
-    "let",
-    "loop",
-    "mat2x2",
-    "mat2x3",
-    "mat2x4",
-    "mat3x2",
-    "mat3x3",
-    "mat3x4",
-    "mat4x2",
-    "mat4x3",
-    "mat4x4",
-    "override",
-    "ptr",
-    "requires",
-    "return",
-    "sampler",
-    "struct",
-    "switch",
-    "true",
-    "u32",
-    "u64",
-    "var",
-    "vec2",
-    "vec3",
-    "vec4",
-    "while",
-    "NULL",
-    "Self",
-    "abstract",
-    "active",
-    "alignas",
-    "alignof",
-    "as",
-    "asm",
-    "async",
-    "attribute",
-    "auto",
-    "await",
-    "become",
-    "binding_array",
-    "cast",
-    "catch",
-    "class",
-    "co_await",
-    "co_return",
-    "co_yield",
-    "coherent",
-    "column_major",
-    "common",
-    "compile",
-    "compile_fragment",
-    "concept",
-    "const_cast",
-    "consteval",
-    "constexpr",
-    "constinit",
-    "crate",
-    "debugger",
-    "decltype",
-    "delete",
-    "demote",
-    "demote_to_helper",
-    "do",
-    "dynamic_cast",
-    "enum",
-    "explicit",
-    "export",
-    "extends",
-    "extern",
-    "external",
-    "fallthrough",
-    "filter",
-    "final",
-    "finally",
-    "friend",
-    "from",
-    "fxgroup",
-    "get",
-    "goto",
-    "groupshared",
-    "highp",
-    "impl",
-    "implements",
-    "import",
-    "inline",
-    "instanceof",
-    "interface",
-    "layout",
-    "lowp",
-    "macro",
-    "macro_rules",
-    "match",
-    "mediump",
-    "meta",
-    "mod",
-    "module",
-    "move",
-    "mut",
-    "mutable",
-    "namespace",
-    "new",
-    "nil",
-    "noexcept",
-    "noinline",
-    "nointerpolation",
-    "noperspective",
-    "null",
-    "nullptr",
-    "of",
-    "operator",
-    "package",
-    "packoffset",
-    "partition",
-    "pass",
-    "patch",
-    "pixelfragment",
-    "precise",
-    "precision",
-    "premerge",
-    "priv",
-    "protected",
-    "pub",
-    "public",
-    "readonly",
-    "ref",
-    "regardless",
-    "register",
-    "reinterpret_cast",
-    "require",
-    "resource",
-    "restrict",
-    "self",
-    "set",
-    "shared",
-    "sizeof",
-    "smooth",
-    "snorm",
-    "static",
-    "static_assert",
-    "static_cast",
-    "std",
-    "subroutine",
-    "super",
-    "target",
-    "template",
-    "this",
-    "thread_local",
-    "throw",
-    "trait",
-    "try",
-    "type",
-    "typedef",
-    "typeid",
-    "typename",
-    "typeof",
-    "union",
-    "unless",
-    "unorm",
-    "unsafe",
-    "unsized",
-    "use",
-    "using",
-    "varying",
-    "virtual",
-    "volatile",
-    "wgsl",
-    "where",
-    "with",
-    "writeonly",
-    "yield",
-];
+/// Names a generated name must avoid besides WGSL's keywords, reserved
+/// words and predeclared identifiers (naga's lists, `naga::keywords::wgsl`)
+/// and the `amp_` prefix of the writer's own names: the entry point, the
+/// parameter block's type, and a word the WGSL drafts reserve that naga's
+/// list leaves out.
+const OWN_NAMES: &[&str] = &["main", "AmpParams", "binding_array"];
 
-/// WGSL built-in functions and the module's own names: a user name that
-/// shadowed one would break the code the writer generates around it (a
-/// capture named `select` hides the `select` every `/` uses).
-const PREDECLARED: &[&str] = &[
-    "main",
-    "AmpParams",
-    "abs",
-    "acos",
-    "acosh",
-    "all",
-    "any",
-    "arrayLength",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
-    "atomicAdd",
-    "atomicAnd",
-    "atomicCompareExchangeWeak",
-    "atomicExchange",
-    "atomicLoad",
-    "atomicMax",
-    "atomicMin",
-    "atomicOr",
-    "atomicStore",
-    "atomicSub",
-    "atomicXor",
-    "ceil",
-    "clamp",
-    "cos",
-    "cosh",
-    "countLeadingZeros",
-    "countOneBits",
-    "countTrailingZeros",
-    "cross",
-    "degrees",
-    "determinant",
-    "distance",
-    "dot",
-    "exp",
-    "exp2",
-    "extractBits",
-    "faceForward",
-    "firstLeadingBit",
-    "firstTrailingBit",
-    "floor",
-    "fma",
-    "fract",
-    "frexp",
-    "insertBits",
-    "inverseSqrt",
-    "ldexp",
-    "length",
-    "log",
-    "log2",
-    "max",
-    "min",
-    "mix",
-    "modf",
-    "normalize",
-    "pow",
-    "quantizeToF16",
-    "radians",
-    "reflect",
-    "refract",
-    "reverseBits",
-    "round",
-    "saturate",
-    "select",
-    "sign",
-    "sin",
-    "sinh",
-    "smoothstep",
-    "sqrt",
-    "step",
-    "storageBarrier",
-    "tan",
-    "tanh",
-    "transpose",
-    "trunc",
-    "workgroupBarrier",
-    "workgroupUniformLoad",
-];
+/// Whether `name` is a keyword, a reserved word, a predeclared identifier
+/// or one of the writer's own names.
+fn is_taken_by_wgsl(name: &str) -> bool {
+    naga::keywords::wgsl::RESERVED.contains(&name)
+        || naga::keywords::wgsl::BUILTIN_IDENTIFIERS.contains(&name)
+        || OWN_NAMES.contains(&name)
+}
 
 /// Gives each entity a unique WGSL name derived from its Rust name.
 #[derive(Debug, Default)]
@@ -334,10 +65,7 @@ impl Namer {
         if stem == "_" {
             stem = "v_".to_string();
         }
-        if RESERVED.contains(&stem.as_str())
-            || PREDECLARED.contains(&stem.as_str())
-            || stem.starts_with("amp_")
-        {
+        if is_taken_by_wgsl(&stem) || stem.starts_with("amp_") {
             stem.push('_');
         }
         let mut name = stem.clone();
@@ -381,6 +109,10 @@ pub(crate) struct Shader {
     /// Whether the module counts loop iterations (see [`LOOP_GUARD_LIMIT`]):
     /// then a status buffer is bound after the containers.
     pub(crate) loop_guard: bool,
+    /// The module naga parsed and validated from `source` (set by
+    /// `lower`): wgpu is handed this instead of parsing the WGSL a
+    /// second time.
+    pub(crate) module: Option<std::sync::Arc<naga::Module>>,
 }
 
 /// With the loop guard (for Mesa's llvmpipe, which stops the loops of a
@@ -795,6 +527,7 @@ impl Writer<'_> {
             uses_f64: self.uses_f64,
             immediates: self.immediates,
             loop_guard: self.loop_guard,
+            module: None,
         })
     }
 
@@ -2179,13 +1912,13 @@ mod tests {
         assert_eq!(n.name("amp_p"), "amp_p_");
         assert_eq!(n.name("_"), "v_");
         assert_eq!(n.name("1a"), "v1a");
-        for word in RESERVED {
+        let naga_words = naga::keywords::wgsl::RESERVED
+            .iter()
+            .chain(naga::keywords::wgsl::BUILTIN_IDENTIFIERS);
+        for word in naga_words.chain(OWN_NAMES) {
             let name = n.name(word);
-            assert!(!RESERVED.contains(&name.as_str()), "{name}");
-        }
-        for word in PREDECLARED {
-            let name = n.name(word);
-            assert!(!PREDECLARED.contains(&name.as_str()), "{name}");
+            assert!(!is_taken_by_wgsl(&name), "{word} -> {name}");
+            assert_ne!(&name, word);
         }
     }
 }

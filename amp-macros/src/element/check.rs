@@ -105,8 +105,10 @@ fn check_repr(input: &Input<'_>, errors: &mut Errors) {
     }
 }
 
-/// WGSL's keywords and reserved words (naga's list, from the WGSL
-/// specification's keyword summary), which cannot name a struct or member.
+/// WGSL's keywords and reserved words, which cannot name a struct or member:
+/// naga's list (`naga::keywords::wgsl::RESERVED`), copied because a
+/// procedural macro crate should not link naga; a unit test keeps the copy
+/// equal to naga's.
 #[rustfmt::skip]
 const WGSL_RESERVED: &[&str] = &[
     "alias", "break", "case", "const", "const_assert", "continue", "continuing", "default",
@@ -226,4 +228,17 @@ fn known_non_element(path: &syn::Path) -> Option<(String, &'static str)> {
         _ => return None,
     };
     Some((format!("`{name}`"), hint))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WGSL_RESERVED;
+
+    #[test]
+    fn the_reserved_words_are_nagas() {
+        let ours: std::collections::BTreeSet<&str> = WGSL_RESERVED.iter().copied().collect();
+        let naga: std::collections::BTreeSet<&str> =
+            naga::keywords::wgsl::RESERVED.iter().copied().collect();
+        assert_eq!(ours, naga);
+    }
 }
