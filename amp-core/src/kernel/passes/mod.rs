@@ -51,7 +51,8 @@ pub(crate) fn optimize_function(function: &mut Function, types: &mut Types) -> R
 fn optimize_block(body: &mut Block, types: &mut Types) -> Result<()> {
     let mut next = Fresh::after(body, types);
     fold::block(body);
-    unroll::block(body, types, &mut next)?;
+    let mut budget = unroll::TOTAL_BUDGET;
+    unroll::block(body, types, &mut next, &mut budget)?;
     scalarize::block(body, types, &mut next);
     Ok(())
 }

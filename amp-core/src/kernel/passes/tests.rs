@@ -359,3 +359,29 @@ fn arrays_indexed_at_run_time_stay_arrays() {
     let (_, src) = run(accumulator_kernel(Some(bin(BinOp::Rem, dynamic(), i(2))))).expect("kernel");
     assert!(src.contains("array<array<f32, 2>, 2>"), "{src}");
 }
+
+/// Four nested loops of 16 trips: the outer ones unroll until the kernel's
+/// budget is spent; the rest stay loops, and the result is still right.
+#[test]
+fn nested_small_loops_stop_at_the_budget() {
+    let add = s(StmtKind::Assign(
+        Place::Local(LocalId(1)),
+        Some(BinOp::Add),
+        i(1),
+    ));
+    let mut body = vec![add];
+    for var in [5u32, 4, 3, 2] {
+        body = vec![for_(var, i(0), i(16), body, false)];
+    }
+    let mut stmts = vec![let_(1, "s", i(0))];
+    stmts.extend(body);
+    stmts.push(store(local(1)));
+    let (k, _) = run(kernel(Scalar::I32, stmts)).expect("kernel");
+    let loops = count_stmts(&k.body, &|st| matches!(st.kind, StmtKind::For { .. }));
+    assert!(loops > 0, "everything was unrolled");
+    assert!(
+        visit::size(&k.body) <= 2 * super::unroll::TOTAL_BUDGET,
+        "{}",
+        visit::size(&k.body)
+    );
+}

@@ -24,20 +24,29 @@ pub(crate) const AUTO_TRIPS: i64 = 16;
 pub(crate) const AUTO_BUDGET: usize = 2048;
 /// The largest trip count `#[unroll]` accepts.
 pub(crate) const MAX_TRIPS: i64 = 1024;
+/// The most code (statements and expressions) that loops unrolled without
+/// `#[unroll]` may add to one kernel or function, nested loops included:
+/// four nested loops of 16 trips stop here instead of growing 65,536-fold.
+pub(crate) const TOTAL_BUDGET: usize = 32_768;
 
 /// Unrolls the loops of `b` that qualify.
 ///
 /// # Errors
 ///
 /// [`Error::KernelCompile`] for a `#[unroll]` loop that cannot be unrolled.
-pub(crate) fn block(b: &mut Block, types: &mut Types, fresh: &mut Fresh) -> Result<()> {
+pub(crate) fn block(
+    b: &mut Block,
+    types: &mut Types,
+    fresh: &mut Fresh,
+    budget: &mut usize,
+) -> Result<()> {
     let mut out = Vec::with_capacity(b.stmts.len());
     for mut s in std::mem::take(&mut b.stmts) {
-        match unroll(&s, types, fresh)? {
+        match unroll(&s, types, fresh, budget)? {
             Some(copies) => {
                 for mut c in copies {
                     fold::block(&mut c);
-                    block(&mut c, types, fresh)?;
+                    block(&mut c, types, fresh, budget)?;
                     out.extend(c.stmts);
                 }
             }
@@ -45,7 +54,7 @@ pub(crate) fn block(b: &mut Block, types: &mut Types, fresh: &mut Fresh) -> Resu
                 let mut result = Ok(());
                 fold::for_each_block(&mut s, &mut |inner| {
                     if result.is_ok() {
-                        result = block(inner, types, fresh);
+                        result = block(inner, types, fresh, budget);
                     }
                 });
                 result?;
@@ -58,7 +67,12 @@ pub(crate) fn block(b: &mut Block, types: &mut Types, fresh: &mut Fresh) -> Resu
 }
 
 /// The copies of the body of `s` if it is a loop to unroll.
-fn unroll(s: &Stmt, types: &mut Types, fresh: &mut Fresh) -> Result<Option<Vec<Block>>> {
+fn unroll(
+    s: &Stmt,
+    types: &mut Types,
+    fresh: &mut Fresh,
+    budget: &mut usize,
+) -> Result<Option<Vec<Block>>> {
     let StmtKind::For {
         var,
         name: var_name,
@@ -114,8 +128,12 @@ fn unroll(s: &Stmt, types: &mut Types, fresh: &mut Fresh) -> Result<Option<Vec<B
             "it runs {trips} times, more than the limit of {MAX_TRIPS}"
         ));
     }
-    if !forced && (trips > AUTO_TRIPS || trips as usize * visit::size(body) > AUTO_BUDGET) {
-        return Ok(None);
+    if !forced {
+        let grown = trips as usize * visit::size(body);
+        if trips > AUTO_TRIPS || grown > AUTO_BUDGET || grown > *budget {
+            return Ok(None);
+        }
+        *budget -= grown;
     }
     let assigned = visit::assigns(body, *var);
     let mut copies = Vec::with_capacity(trips as usize);
