@@ -322,3 +322,103 @@ fn unroll_of_a_runtime_range_is_refused_everywhere() {
         assert!(out.iter().all(|&v| v == -5), "{}", acc.description());
     }
 }
+
+/// `.rev()` ranges (with `step_by`, inclusive, over `u32` down to 0, with
+/// `break` and `continue`, over bounds known only at run time and over
+/// constants, which unroll) visit Rust's values in Rust's order: an
+/// order-sensitive hash of the visited values is compared with Rust's.
+#[test]
+fn reversed_ranges_visit_rusts_values_in_rusts_order() {
+    const N: i32 = 600;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(8600 + k as u64);
+        let a: Vec<i32> = (0..N).map(|_| rng.range(-50, 50)).collect();
+        let b: Vec<i32> = (0..N).map(|_| rng.range(-50, 50)).collect();
+        let s: Vec<i32> = (0..N).map(|_| rng.range(0, 5)).collect();
+        let mut hashes = vec![i32::MIN; N as usize];
+        let mut counts = vec![u32::MAX; N as usize];
+        {
+            let av = ArrayView::new([N], &a).unwrap();
+            let bv = ArrayView::new([N], &b).unwrap();
+            let sv = ArrayView::new([N], &s).unwrap();
+            let hv = ArrayView::new_mut([N], &mut hashes).unwrap();
+            let cv = ArrayView::new_mut([N], &mut counts).unwrap();
+            parallel_for_each!(&view, Extent::new([N]), |idx: Index<1>| {
+                let lo = av[idx];
+                let hi = bv[idx];
+                let step = sv[idx];
+                let mut h = 7i32;
+                for i in (lo..hi).rev() {
+                    h = h * 31 + i;
+                }
+                for i in (lo..=hi).step_by(step as usize).rev() {
+                    h = h * 17 + i;
+                }
+                for i in (0..6).rev() {
+                    h = h * 3 + i;
+                }
+                for i in (1..=9).step_by(4).rev() {
+                    h -= i * 7;
+                }
+                let mut c = 0u32;
+                for u in (0u32..(hi - lo).max(0) as u32).rev() {
+                    if u % 5 == 3 {
+                        continue;
+                    }
+                    c = c * 3 + u;
+                    if c > 1_000_000 {
+                        break;
+                    }
+                }
+                for u in (0u32..=3).rev() {
+                    c = c * 10 + u;
+                }
+                hv[idx] = h;
+                cv[idx] = c;
+            })
+            .unwrap();
+        }
+        for i in 0..N as usize {
+            let (lo, hi, step) = (a[i], b[i], s[i]);
+            let mut h = 7i32;
+            for v in (lo..hi).rev() {
+                h = h.wrapping_mul(31).wrapping_add(v);
+            }
+            // Rust has no `.rev()` of an inclusive `i32` range's steps; the
+            // kernel language gives the forward values, last first.
+            if step > 0 {
+                let forward: Vec<i32> = (lo..=hi).step_by(step as usize).collect();
+                for &v in forward.iter().rev() {
+                    h = h.wrapping_mul(17).wrapping_add(v);
+                }
+            }
+            for v in (0..6).rev() {
+                h = h.wrapping_mul(3).wrapping_add(v);
+            }
+            for v in [9, 5, 1] {
+                h = h.wrapping_sub(v * 7);
+            }
+            let mut c = 0u32;
+            for u in (0u32..(hi - lo).max(0) as u32).rev() {
+                if u % 5 == 3 {
+                    continue;
+                }
+                c = c.wrapping_mul(3).wrapping_add(u);
+                if c > 1_000_000 {
+                    break;
+                }
+            }
+            for u in (0u32..=3).rev() {
+                c = c.wrapping_mul(10).wrapping_add(u);
+            }
+            assert_eq!(
+                hashes[i],
+                h,
+                "{}: hash for {lo}..{hi} step {step}",
+                acc.description()
+            );
+            assert_eq!(counts[i], c, "{}: count for {lo}..{hi}", acc.description());
+        }
+    }
+}

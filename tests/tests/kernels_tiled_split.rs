@@ -333,3 +333,63 @@ fn a_failing_split_kernel_leaves_data_as_it_was() {
     }
     assert_eq!(data, before);
 }
+
+/// Reversed loops with barriers inside: a tree reduction whose strides
+/// come from `(0..levels).rev()`, over a captured level count (a loop the
+/// split form keeps at tile level) and over constants (unrolled on GPUs).
+#[test]
+fn reversed_loops_with_barriers() {
+    const TILES: i32 = 12;
+    let n = T * TILES;
+    let levels = T.trailing_zeros() as i32;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = own_view(&acc);
+        let mut rng = Rng::new(7600 + k as u64);
+        let x: Vec<i32> = (0..n).map(|_| rng.range(-1000, 1000)).collect();
+        let mut sums = vec![i32::MIN; n as usize];
+        let mut again = vec![i32::MIN; n as usize];
+        {
+            let xv = ArrayView::new([n], &x).unwrap();
+            let sv = ArrayView::new_mut([n], &mut sums).unwrap();
+            let av = ArrayView::new_mut([n], &mut again).unwrap();
+            let domain = Extent::new([n]).tile::<T>().unwrap();
+            parallel_for_each!(&view, domain, |t: TiledIndex<1>| {
+                tile_static! { let part: [i32; T]; let more: [i32; T]; }
+                let l = t.local[0];
+                part[l] = xv[t.global];
+                more[l] = xv[t.global];
+                t.barrier.wait();
+                for p in (0..levels).rev() {
+                    let stride = 1 << p;
+                    if l < stride {
+                        part[l] += part[l + stride];
+                    }
+                    t.barrier.wait();
+                }
+                for p in (0..6).rev() {
+                    let stride = 1 << p;
+                    if l < stride {
+                        more[l] += more[l + stride];
+                    }
+                    t.barrier.wait();
+                }
+                sv[t.global] = part[0];
+                av[t.global] = more[0];
+            })
+            .unwrap();
+        }
+        for tile in 0..TILES as usize {
+            let want: i32 = x[tile * T as usize..(tile + 1) * T as usize].iter().sum();
+            for i in 0..T as usize {
+                let g = tile * T as usize + i;
+                assert_eq!(sums[g], want, "{}: sum at {g}", acc.description());
+                assert_eq!(
+                    again[g],
+                    want,
+                    "{}: constant-range sum at {g}",
+                    acc.description()
+                );
+            }
+        }
+    }
+}

@@ -425,6 +425,8 @@ pub enum StmtKind {
         /// Whether the loop is marked `#[unroll]`: unrolled fully, or an
         /// error where it cannot be.
         unroll: bool,
+        /// `.rev()`: the same values, last first.
+        reverse: bool,
     },
     /// `break`.
     Break,

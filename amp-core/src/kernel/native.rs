@@ -492,6 +492,52 @@ pub mod ops {
     pub fn cast<To, From: CastTo<To>>(value: From) -> To {
         value.cast()
     }
+
+    /// An integer type a kernel `for` loop counts with.
+    pub trait LoopInt: Copy {
+        /// The value, widened.
+        fn wide(self) -> i64;
+        /// `v` wrapped to the type.
+        fn narrow(v: i64) -> Self;
+    }
+
+    impl LoopInt for i32 {
+        fn wide(self) -> i64 {
+            i64::from(self)
+        }
+        fn narrow(v: i64) -> Self {
+            v as i32
+        }
+    }
+
+    impl LoopInt for u32 {
+        fn wide(self) -> i64 {
+            i64::from(self)
+        }
+        fn narrow(v: i64) -> Self {
+            v as u32
+        }
+    }
+
+    /// The values of `(start..end).step_by(step).rev()` (`start..=end` if
+    /// `inclusive`): the forward values, last first. A step of 0 gives none,
+    /// as on GPUs (Rust panics).
+    pub fn rev_range<T: LoopInt>(
+        start: T,
+        end: T,
+        inclusive: bool,
+        step: usize,
+    ) -> impl Iterator<Item = T> {
+        let (a, b) = (start.wide(), end.wide());
+        let last = if inclusive { b } else { b - 1 };
+        let step = i64::try_from(step).unwrap_or(i64::MAX);
+        let count = if step == 0 || last < a {
+            0
+        } else {
+            (last - a) / step + 1
+        };
+        (0..count).rev().map(move |k| T::narrow(a + k * step))
+    }
 }
 
 /// The `tile_static` memory of one tile on the CPU accelerator: words shared

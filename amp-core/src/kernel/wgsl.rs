@@ -711,6 +711,7 @@ impl Writer<'_> {
                 inclusive,
                 step,
                 body,
+                reverse,
                 ..
             } => {
                 let ty = self.local_type(*var, span)?;
@@ -725,6 +726,11 @@ impl Writer<'_> {
                     Some(v) => format!("{tw}({})", v.0),
                     None => format!("{tw}(1)"),
                 };
+                if *reverse {
+                    self.flush_pre(pre);
+                    return self
+                        .reverse_for(*var, name, &ty, start.0, end.0, *inclusive, step, body);
+                }
                 self.flush_pre(pre);
                 self.line("{");
                 self.indent += 1;
@@ -804,6 +810,64 @@ impl Writer<'_> {
                 self.line(&format!("return {v};"));
             }
         }
+        Ok(())
+    }
+
+    /// A `for` loop over `(start..end).step_by(step).rev()`: the forward
+    /// values, last first. The number of steps is counted down in a `u32`
+    /// (the distance `last - start` as an unsigned number), so that no value
+    /// past either end is ever formed; a step of 0 runs no iteration.
+    #[allow(clippy::too_many_arguments)]
+    fn reverse_for(
+        &mut self,
+        var: LocalId,
+        name: &str,
+        ty: &Type,
+        start: String,
+        end: String,
+        inclusive: bool,
+        step: String,
+        body: &Block,
+    ) -> Result<()> {
+        let tw = type_wgsl(ty);
+        self.line("{");
+        self.indent += 1;
+        let (first, last, stride, k) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
+        self.line(&format!("let {first} = {start};"));
+        self.line(&format!("let {last} = {end};"));
+        self.line(&format!("let {stride} = u32({step});"));
+        let nonempty = if inclusive {
+            format!("{first} <= {last}")
+        } else {
+            format!("{first} < {last}")
+        };
+        let top = if inclusive {
+            last.clone()
+        } else {
+            format!("({last} - {tw}(1))")
+        };
+        self.line(&format!("if ({nonempty} && {stride} != 0u) {{"));
+        self.indent += 1;
+        self.line(&format!("var {k}: u32 = u32({top} - {first}) / {stride};"));
+        let wname = self.namer.name(name);
+        self.locals.insert(var, wname.clone());
+        self.line(&format!("var {wname}: {tw};"));
+        self.open_loop();
+        self.indent += 1;
+        self.line(&format!("{wname} = {first} + {tw}({k} * {stride});"));
+        self.indent -= 1;
+        self.nested(body)?;
+        self.indent += 1;
+        // (`break if` must end `continuing`.)
+        self.line(&format!(
+            "continuing {{ let {k}_last = {k} == 0u; {k} = {k} - 1u; break if {k}_last; }}"
+        ));
+        self.indent -= 1;
+        self.line("}");
+        self.indent -= 1;
+        self.line("}");
+        self.indent -= 1;
+        self.line("}");
         Ok(())
     }
 

@@ -153,6 +153,8 @@ pub(crate) enum StmtKind {
         body: Block,
         /// `#[unroll]` on the loop.
         unroll: bool,
+        /// `.rev()` on the range (after any `step_by`).
+        reverse: bool,
     },
     Break,
     Continue,

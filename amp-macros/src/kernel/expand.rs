@@ -279,6 +279,7 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
             step,
             body,
             unroll,
+            reverse,
         } => {
             let var = local_id(*var);
             let name = name.to_string();
@@ -289,6 +290,7 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
             quote!(__ir::StmtKind::For {
                 var: #var, name: #name, start: #start, end: #end,
                 inclusive: #inclusive, step: #step, body: #body, unroll: #unroll,
+                reverse: #reverse,
             })
         }
         StmtKind::Break => quote!(__ir::StmtKind::Break),
@@ -587,6 +589,21 @@ fn native_index(cx: Cx<'_>, idx: &[Expr]) -> TokenStream {
     }
 }
 
+/// The values of a reversed kernel range, `(start..end).step_by(step).rev()`
+/// (`..=` if `inclusive`), through the runtime's helper, which also gives
+/// no values for a step of 0, as on GPUs.
+pub(crate) fn native_rev_range(
+    start: TokenStream,
+    end: TokenStream,
+    inclusive: bool,
+    step: Option<TokenStream>,
+) -> TokenStream {
+    let f = kpath("ops::rev_range");
+    let cast = kpath("ops::cast");
+    let step = step.map_or(quote!(1usize), |s| quote!(#cast::<usize, _>(#s)));
+    quote!(#f(#start, #end, #inclusive, #step))
+}
+
 /// `&=`, `|=`, `^=` for the bitwise compound assignments: they cannot
 /// overflow, and spelled out as `x = x | v` they would trip clippy's
 /// `assign_op_pattern` on the user's code.
@@ -712,6 +729,7 @@ pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
             inclusive,
             step,
             body,
+            reverse,
             ..
         } => {
             // A loop over constant bounds without loops inside runs a
@@ -735,6 +753,15 @@ pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
             } else {
                 quote!(#poll(); #body)
             };
+            if *reverse {
+                let iter = native_rev_range(
+                    start,
+                    end,
+                    *inclusive,
+                    step.as_ref().map(|s| native_expr(cx, s)),
+                );
+                return quote_spanned!(span=> for #name in #iter { #body });
+            }
             let range = if *inclusive {
                 quote!((#start..=#end))
             } else {

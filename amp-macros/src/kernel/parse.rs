@@ -854,8 +854,24 @@ impl Resolver<'_> {
                 return None;
             }
         };
-        // `a..b`, `a..=b`, `(a..b).step_by(s)`.
-        let (range, step) = match &*f.expr {
+        // `a..b`, `a..=b`, `(a..b).step_by(s)`, each optionally `.rev()`.
+        let (iter, reverse) = match strip_parens(&f.expr) {
+            syn::Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => {
+                (strip_parens(&m.receiver), true)
+            }
+            other => (other, false),
+        };
+        if let syn::Expr::MethodCall(m) = iter
+            && m.method == "step_by"
+            && matches!(strip_parens(&m.receiver), syn::Expr::MethodCall(r) if r.method == "rev")
+        {
+            self.errors.at(
+                m,
+                "write `(a..b).step_by(s).rev()` (the forward steps, last first): `.rev().step_by(s)` is not supported in kernels",
+            );
+            return None;
+        }
+        let (range, step) = match iter {
             syn::Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 => {
                 let step = strip_usize_cast(&m.args[0]);
                 if let syn::Expr::Lit(syn::ExprLit {
@@ -877,7 +893,7 @@ impl Resolver<'_> {
         let syn::Expr::Range(r) = range else {
             self.errors.at(
                 &f.expr,
-                "kernel `for` loops iterate over integer ranges only: `a..b`, `a..=b` or `(a..b).step_by(s)` (no iterators over collections)",
+                "kernel `for` loops iterate over integer ranges only: `a..b`, `a..=b` or `(a..b).step_by(s)`, optionally followed by `.rev()` (no iterators over collections)",
             );
             return None;
         };
@@ -906,6 +922,7 @@ impl Resolver<'_> {
                 step,
                 body,
                 unroll,
+                reverse,
             },
             span,
         })

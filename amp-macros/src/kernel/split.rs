@@ -617,18 +617,24 @@ impl Gen<'_> {
                     end,
                     inclusive,
                     step,
+                    reverse,
                     ..
                 } = &s.kind
                 else {
                     unreachable!("a For node holds a for statement")
                 };
                 let (start, end) = (self.uniform(start), self.uniform(end));
+                let poll = quote!(::amp_core::__private::kernel::poll);
+                if *reverse {
+                    let step = step.as_ref().map(|st| self.uniform(st));
+                    let iter = super::expand::native_rev_range(start, end, *inclusive, step);
+                    return quote! { for #name in #iter { #poll(); #body } };
+                }
                 let range = if *inclusive {
                     quote!((#start..=#end))
                 } else {
                     quote!((#start..#end))
                 };
-                let poll = quote!(::amp_core::__private::kernel::poll);
                 let f = quote!(::amp_core::__private::kernel::ops::cast);
                 let iter = match step {
                     Some(st) => {

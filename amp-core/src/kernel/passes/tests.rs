@@ -61,6 +61,7 @@ fn for_(var: u32, start: Expr, end: Expr, body: Vec<Stmt>, unroll: bool) -> Stmt
             tail: None,
         },
         unroll,
+        reverse: false,
     })
 }
 /// `out[idx] = value;`
@@ -384,4 +385,38 @@ fn nested_small_loops_stop_at_the_budget() {
         "{}",
         visit::size(&k.body)
     );
+}
+
+/// `(0..4).rev()` unrolls to the values 3, 2, 1, 0, in that order.
+#[test]
+fn reversed_loops_unroll_last_value_first() {
+    let mut lp = for_(
+        2,
+        i(0),
+        i(4),
+        vec![s(StmtKind::Assign(
+            Place::Local(LocalId(1)),
+            None,
+            bin(BinOp::Add, bin(BinOp::Mul, local(1), i(10)), local(2)),
+        ))],
+        false,
+    );
+    if let StmtKind::For { reverse, .. } = &mut lp.kind {
+        *reverse = true;
+    }
+    let (k, _) = run(kernel(Scalar::I32, vec![let_(1, "s", i(0)), lp, store(local(1))]))
+        .expect("kernel");
+    let added: Vec<Expr> = k
+        .body
+        .stmts
+        .iter()
+        .filter_map(|st| match &st.kind {
+            StmtKind::Assign(Place::Local(_), None, e) => match &e.kind {
+                ExprKind::Binary(BinOp::Add, _, r) => Some((**r).clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(added, vec![i(3), i(2), i(1)], "the last copy adds 0: folded away");
 }

@@ -82,6 +82,7 @@ fn unroll(
         step,
         body,
         unroll: forced,
+        reverse,
     } = &s.kind
     else {
         return Ok(None);
@@ -138,6 +139,8 @@ fn unroll(
     let assigned = visit::assigns(body, *var);
     let mut copies = Vec::with_capacity(trips as usize);
     for k in 0..trips {
+        // `.rev()`: the same values, last first.
+        let k = if *reverse { trips - 1 - k } else { k };
         let value = fold::int_expr(first + k * step_value, ty, s.span);
         let (mut copy, _) = visit::fresh_copy(body, fresh, types);
         if assigned {
