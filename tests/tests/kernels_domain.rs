@@ -376,3 +376,62 @@ fn domain_smaller_than_the_views() {
         }
     }
 }
+
+/// `a.extent()` and `a.extent()[k]` inside kernels, of a view, a section of
+/// it (its own extent, not its parent's) and an `Array`, in a plain and in
+/// a tiled kernel: row sums whose loop bound is read from the view, and
+/// the extents themselves, compared with the host's.
+#[test]
+fn extents_of_captured_containers_in_kernels() {
+    const ROWS: i32 = 37;
+    const COLS: i32 = 23;
+    for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(9700 + k as u64);
+        let m: Vec<i32> = (0..ROWS * COLS).map(|_| rng.range(-100, 100)).collect();
+        let arr = Array::<f32, 3>::new([2, 3, 4], &view).unwrap();
+        let mut sums = vec![i32::MIN; ROWS as usize];
+        let mut shapes = vec![[i32::MIN; 5]; ROWS as usize];
+        let mut tiled = vec![i32::MIN; 64];
+        {
+            let mv = ArrayView::new([ROWS, COLS], &m).unwrap();
+            let sec = mv.section([3, 5], [10, 7]).unwrap();
+            let sv = ArrayView::new_mut([ROWS], &mut sums).unwrap();
+            let hv = ArrayView::new_mut([ROWS], &mut shapes).unwrap();
+            parallel_for_each!(&view, sv.extent(), |idx: Index<1>| {
+                let mut s = 0;
+                for c in 0..mv.extent()[1] {
+                    s += mv[[idx[0], c]];
+                }
+                sv[idx] = s;
+                let e = sec.extent();
+                hv[idx] = [
+                    e[0],
+                    e[1],
+                    mv.extent()[0],
+                    arr.extent()[2] * 100 + arr.extent()[1] * 10 + arr.extent()[0],
+                    sv.extent()[0],
+                ];
+            })
+            .unwrap();
+            let tv = ArrayView::new_mut([64], &mut tiled).unwrap();
+            let domain = Extent::new([64]).tile::<16>().unwrap();
+            parallel_for_each!(&view, domain, |t: TiledIndex<1>| {
+                tile_static! { let s: [i32; 16]; }
+                s[t.local[0]] = tv.extent()[0] - t.global[0];
+                t.barrier.wait();
+                tv[t.global] = s[15 - t.local[0]] + mv.extent()[1];
+            })
+            .unwrap();
+        }
+        for r in 0..ROWS as usize {
+            let want: i32 = m[r * COLS as usize..(r + 1) * COLS as usize].iter().sum();
+            assert_eq!(sums[r], want, "{}: row {r}", acc.description());
+            assert_eq!(shapes[r], [10, 7, ROWS, 432, ROWS], "{}", acc.description());
+        }
+        for (g, &v) in tiled.iter().enumerate() {
+            let partner = (g / 16) * 16 + 15 - g % 16;
+            assert_eq!(v, 64 - partner as i32 + COLS, "{}: {g}", acc.description());
+        }
+    }
+}

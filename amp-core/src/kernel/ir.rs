@@ -353,6 +353,8 @@ pub enum ExprKind {
     Tiled(TiledField),
     /// An element of a `tile_static` array: `a[i][j]`.
     TileLoad(LocalId, Vec<Expr>),
+    /// `a.extent()` of a captured container (an `Index<N>`-shaped value).
+    Extent(CaptureId),
     /// A block with a tail expression.
     Block(Block),
 }

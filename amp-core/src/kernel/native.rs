@@ -40,6 +40,11 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
         }
     }
 
+    /// The view's extent (`a.extent()` in a kernel).
+    pub fn extent(&self) -> crate::Extent<N> {
+        crate::Extent::from(self.bounds)
+    }
+
     /// The same view with another access mode.
     pub(crate) fn retag<B: Access>(self) -> CpuView<T, N, B> {
         CpuView {

@@ -225,6 +225,7 @@ impl Measure {
             | ExprKind::Local(_)
             | ExprKind::Capture(_)
             | ExprKind::KernelIndex
+            | ExprKind::Extent(_)
             | ExprKind::Tiled(_) => Ok(()),
             ExprKind::Binary(_, l, r)
             | ExprKind::IndexComponent(l, r)

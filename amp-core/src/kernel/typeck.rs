@@ -558,6 +558,12 @@ impl<'k> Checker<'k> {
                 }
             },
             ExprKind::KernelIndex => Term::Known(Type::Index(self.rank)),
+            ExprKind::Extent(c) => match self.capture(*c, span)? {
+                CaptureKind::Container { rank, .. } => Term::Known(Type::Index(*rank)),
+                CaptureKind::Scalar(_) => {
+                    return Err(type_error(span, "`.extent()` of a scalar".to_string()));
+                }
+            },
             ExprKind::Binary(op, l, r) => {
                 let lt = self.expr(l)?;
                 let rt = self.expr(r)?;
@@ -892,7 +898,11 @@ fn write_literals(e: &mut Expr, next: &mut Fill) {
                 *suffix = Some(s);
             }
         }
-        ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Capture(_) | ExprKind::KernelIndex => {}
+        ExprKind::Lit(_)
+        | ExprKind::Local(_)
+        | ExprKind::Capture(_)
+        | ExprKind::KernelIndex
+        | ExprKind::Extent(_) => {}
         ExprKind::Field(x, _) => write_literals(x, next),
         ExprKind::Tiled(_) => {}
         ExprKind::TileLoad(_, idx) => idx.iter_mut().for_each(|i| write_literals(i, next)),

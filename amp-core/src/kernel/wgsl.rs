@@ -1376,6 +1376,16 @@ impl Writer<'_> {
                 Ok((text, Type::Scalar(*to)))
             }
             ExprKind::Load(c, idx) => self.address(*c, idx, span, pre),
+            ExprKind::Extent(c) => {
+                // The extent is part of the container's launch parameters.
+                let (i, _, rank) = self.capture_container(*c, span)?;
+                let parts: Vec<String> =
+                    (0..rank).map(|d| format!("amp_p.amp_c{i}_e{d}")).collect();
+                Ok((
+                    format!("array<i32, {rank}>({})", parts.join(", ")),
+                    Type::Index(rank),
+                ))
+            }
             ExprKind::TileLoad(id, idx) => self.tile_element(*id, idx, span, pre),
             ExprKind::Tiled(f) => {
                 let name = match f {

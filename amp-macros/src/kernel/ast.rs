@@ -104,6 +104,8 @@ pub(crate) enum ExprKind {
     Tiled(&'static str, Ident),
     /// `a[i][j]` of a `tile_static` array.
     TileLoad(u32, Ident, Vec<Expr>),
+    /// `cap.extent()`: a captured container's extent.
+    Extent(u32, Ident),
     If(Box<Expr>, Block, Block),
     Block(Block),
 }

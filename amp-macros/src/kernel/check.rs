@@ -225,7 +225,10 @@ impl Uniformity {
     /// it contains).
     fn expr(&mut self, e: &Expr, ctx: bool) -> bool {
         match &e.kind {
-            ExprKind::Lit(..) | ExprKind::Capture(..) | ExprKind::Const(_) => false,
+            ExprKind::Lit(..)
+            | ExprKind::Capture(..)
+            | ExprKind::Const(_)
+            | ExprKind::Extent(..) => false,
             ExprKind::Local(id, _) => self.varying.contains(id),
             ExprKind::KernelIndex(_) | ExprKind::Load(..) => true,
             ExprKind::TileLoad(_, _, idx) => {

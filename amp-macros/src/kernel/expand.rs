@@ -416,6 +416,10 @@ fn ir_expr(e: &Expr) -> TokenStream {
             let s = scalar_tokens(*s);
             quote!(__ir::ExprKind::Cast(#x, #s))
         }
+        ExprKind::Extent(c, _) => {
+            let c = *c;
+            quote!(__ir::ExprKind::Extent(__ir::CaptureId(#c)))
+        }
         ExprKind::Load(c, _, idx) => {
             let c = cap_id(*c);
             let idx = idx.iter().map(ir_expr);
@@ -917,6 +921,7 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             );
             quote_spanned!(span=> #param.#field)
         }
+        ExprKind::Extent(_, name) => quote_spanned!(span=> #name.extent()),
         ExprKind::Load(_, name, idx) => {
             let index = native_index(cx, idx);
             quote_spanned!(span=> #name.load(#index))

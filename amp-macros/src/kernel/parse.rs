@@ -1181,7 +1181,10 @@ impl Resolver<'_> {
                 };
                 ExprKind::Cast(Box::new(self.expr(&c.expr)?), to)
             }
-            syn::Expr::Index(ix) if self.tiled_field(&ix.expr).is_some() => {
+            syn::Expr::Index(ix)
+                if self.tiled_field(&ix.expr).is_some()
+                    || matches!(strip_parens(&ix.expr), syn::Expr::MethodCall(m) if m.method == "extent") =>
+            {
                 let base = self.expr(&ix.expr)?;
                 let i = self.expr(strip_usize_cast(&ix.index))?;
                 ExprKind::Element(Box::new(base), Box::new(i))
@@ -1225,6 +1228,24 @@ impl Resolver<'_> {
             }
             syn::Expr::Repeat(r) => {
                 ExprKind::Repeat(Box::new(self.expr(&r.expr)?), (*r.len).clone())
+            }
+            syn::Expr::MethodCall(m) if m.method == "extent" && m.args.is_empty() => {
+                let receiver = match strip_parens(&m.receiver) {
+                    syn::Expr::Path(p) => self.path_ident(p),
+                    _ => None,
+                };
+                match receiver {
+                    Some(name) if self.lookup(&name.to_string()).is_none() => {
+                        ExprKind::Extent(self.capture(&name)?, name)
+                    }
+                    _ => {
+                        self.errors.at(
+                            &m.receiver,
+                            "`.extent()` in a kernel reads a captured view's or array's extent: call it on a captured container by name (`a.extent()`)",
+                        );
+                        return None;
+                    }
+                }
             }
             syn::Expr::MethodCall(m) => {
                 let name = m.method.to_string();

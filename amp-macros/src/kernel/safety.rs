@@ -63,6 +63,7 @@ fn expr(e: &Expr) -> bool {
         | ExprKind::Local(..)
         | ExprKind::Capture(..)
         | ExprKind::KernelIndex(_)
+        | ExprKind::Extent(..)
         | ExprKind::Const(_) => true,
         ExprKind::Binary(_, a, b) => expr(a) && expr(b),
         ExprKind::Unary(_, x) | ExprKind::Cast(x, _) | ExprKind::Field(x, _) => expr(x),

@@ -227,6 +227,7 @@ fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
         | ExprKind::Capture(..)
         | ExprKind::KernelIndex(_)
         | ExprKind::Const(_)
+        | ExprKind::Extent(..)
         | ExprKind::Tiled(..) => {}
         ExprKind::Binary(_, a, b) | ExprKind::Element(a, b) => {
             visit_expr(a, f);

@@ -404,8 +404,11 @@ fn reversed_loops_unroll_last_value_first() {
     if let StmtKind::For { reverse, .. } = &mut lp.kind {
         *reverse = true;
     }
-    let (k, _) = run(kernel(Scalar::I32, vec![let_(1, "s", i(0)), lp, store(local(1))]))
-        .expect("kernel");
+    let (k, _) = run(kernel(
+        Scalar::I32,
+        vec![let_(1, "s", i(0)), lp, store(local(1))],
+    ))
+    .expect("kernel");
     let added: Vec<Expr> = k
         .body
         .stmts
@@ -418,5 +421,9 @@ fn reversed_loops_unroll_last_value_first() {
             _ => None,
         })
         .collect();
-    assert_eq!(added, vec![i(3), i(2), i(1)], "the last copy adds 0: folded away");
+    assert_eq!(
+        added,
+        vec![i(3), i(2), i(1)],
+        "the last copy adds 0: folded away"
+    );
 }

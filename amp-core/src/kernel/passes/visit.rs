@@ -86,6 +86,7 @@ pub(crate) fn expr_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
         | ExprKind::Local(_)
         | ExprKind::Capture(_)
         | ExprKind::KernelIndex
+        | ExprKind::Extent(_)
         | ExprKind::Tiled(_) => {}
         ExprKind::Binary(_, l, r)
         | ExprKind::IndexComponent(l, r)
@@ -327,6 +328,7 @@ pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
         | ExprKind::Capture(_)
         | ExprKind::KernelIndex
         | ExprKind::Tiled(_)
+        | ExprKind::Extent(_)
         | ExprKind::Block(_) => Vec::new(),
         ExprKind::Binary(_, l, r)
         | ExprKind::IndexComponent(l, r)
