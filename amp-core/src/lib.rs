@@ -41,6 +41,7 @@ mod array_view;
 mod backend;
 mod completion_future;
 mod copy;
+pub mod direct3d;
 mod element;
 mod error;
 mod extent;
@@ -140,28 +141,44 @@ pub use amp_macros::kernel;
 /// ```
 pub use amp_macros::parallel_for_each;
 
-// Lets `#[derive(Element)]`, whose code names `::amp_core`, work in this
-// crate's own tests.
-#[cfg(test)]
+// Lets the macros' code, which names `::amp_core`, work in this crate: in
+// its tests (`#[derive(Element)]`) and in `direct3d` (`#[kernel]`).
 extern crate self as amp_core;
 
-/// The names most programs need, for a glob import.
+/// The names most programs need, for a glob import: the types, the
+/// launch macro, `#[kernel]` and the number traits its generic functions
+/// are bounded by.
 ///
 /// # Examples
 ///
 /// ```
 /// use amp_core::prelude::*;
 ///
+/// #[kernel]
+/// fn twice<T: Number>(x: T) -> T {
+///     x + x
+/// }
+///
 /// let e = Extent::new([3, 4]);
 /// assert!(e.contains(&Index::new([2, 3])));
+/// let mut out = [0i32; 4];
+/// {
+///     let o = ArrayView::new_mut([4], &mut out)?;
+///     parallel_for_each!(o.extent(), |idx: Index<1>| {
+///         o[idx] = twice(idx[0]);
+///     })?;
+/// }
+/// assert_eq!(out, [0, 2, 4, 6]);
+/// # Ok::<(), amp_core::Error>(())
 /// ```
 pub mod prelude {
     pub use crate::{
         Accelerator, AcceleratorView, Array, ArrayView, CompletionFuture, Double2, Double3,
-        Double4, Element, Error, Extent, Float2, Float3, Float4, Index, Int2, Int3, Int4,
-        QueuingMode, ReadOnly, ReadWrite, TileBarrier, TiledExtent, TiledIndex, UInt2, UInt3,
-        UInt4, copy, copy_async, parallel_for_each,
+        Double4, Element, Error, Extent, Float, Float2, Float3, Float4, Index, Int2, Int3, Int4,
+        Integer, Number, QueuingMode, ReadOnly, ReadWrite, TileBarrier, TiledExtent, TiledIndex,
+        UInt2, UInt3, UInt4, copy, copy_async, parallel_for_each,
     };
+    pub use amp_macros::kernel;
 }
 
 #[doc(hidden)]

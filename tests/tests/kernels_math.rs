@@ -648,3 +648,139 @@ fn newton_square_root() {
         assert_close32(&out, &want, 1e-5, 0.0, &what);
     }
 }
+
+/// `amp_core::direct3d`'s intrinsics in a kernel give what the same
+/// functions give on the host, on random inputs and the edge cases
+/// (`0`, `-1`, `i32::MIN`/`MAX`, `u32::MAX`, NaN, values outside `[0, 1]`):
+/// integers and the selecting float functions exactly; `radians`, `rcp`,
+/// `smoothstep` and `mad` within 1e-6 relative (a GPU may divide within
+/// 2.5 ulp and fuse or reassociate multiplications).
+#[test]
+fn direct3d_intrinsics_match_the_host() {
+    use amp_core::direct3d::*;
+    const N: usize = 1000;
+    for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(9800 + k as u64);
+        let mut xi: Vec<i32> = (0..N).map(|_| rng.range(i32::MIN, i32::MAX)).collect();
+        let mut yi: Vec<i32> = (0..N).map(|_| rng.range(-1000, 1000)).collect();
+        let mut xf: Vec<f32> = (0..N)
+            .map(|_| rng.range(-3000, 3000) as f32 / 1000.0)
+            .collect();
+        for (j, v) in [0, -1, 1, i32::MIN, i32::MAX, 8, -8]
+            .into_iter()
+            .enumerate()
+        {
+            xi[j] = v;
+            yi[j] = v.wrapping_neg() / 2;
+        }
+        for (j, v) in [0.0f32, 1.0, -0.0, f32::NAN, 0.5, 1e-30, 7.0]
+            .into_iter()
+            .enumerate()
+        {
+            xf[j] = v;
+        }
+        let xu: Vec<u32> = xi.iter().map(|&v| v as u32).collect();
+        let mut ints = vec![[i32::MIN; 8]; N];
+        let mut uints = vec![[u32::MAX; 5]; N];
+        let mut floats = vec![[f32::NAN; 7]; N];
+        {
+            let (a, b) = (
+                ArrayView::new([N as i32], &xi).unwrap(),
+                ArrayView::new([N as i32], &yi).unwrap(),
+            );
+            let (f, u) = (
+                ArrayView::new([N as i32], &xf).unwrap(),
+                ArrayView::new([N as i32], &xu).unwrap(),
+            );
+            let oi = ArrayView::new_mut([N as i32], &mut ints).unwrap();
+            let ou = ArrayView::new_mut([N as i32], &mut uints).unwrap();
+            let of = ArrayView::new_mut([N as i32], &mut floats).unwrap();
+            parallel_for_each!(&view, oi.extent(), |idx: Index<1>| {
+                let (x, y, z, w) = (a[idx], b[idx], f[idx], u[idx]);
+                oi[idx] = [
+                    abs(x),
+                    clamp(x, -y.abs(), y.abs()),
+                    firstbithigh(x),
+                    firstbitlow(x),
+                    imax(x, y),
+                    imin(x, y),
+                    sign(x),
+                    mad(x, y, 7),
+                ];
+                ou[idx] = [
+                    countbits(w),
+                    reversebits(w),
+                    umax(w, 1000u32),
+                    umin(w, 1000u32),
+                    mad(w, 3u32, w),
+                ];
+                of[idx] = [
+                    saturate(z),
+                    step(0.5, z),
+                    radians(z * 90.0),
+                    clamp(z, -1.0, 1.0),
+                    rcp(z),
+                    smoothstep(-1.0, 2.0, z),
+                    mad(z, 2.0, 0.25),
+                ];
+            })
+            .unwrap();
+        }
+        let what = acc.description();
+        for j in 0..N {
+            let (x, y, z, w) = (xi[j], yi[j], xf[j], xu[j]);
+            let want_i = [
+                abs(x),
+                clamp(x, -y.abs(), y.abs()),
+                firstbithigh(x),
+                firstbitlow(x),
+                imax(x, y),
+                imin(x, y),
+                sign(x),
+                mad(x, y, 7),
+            ];
+            assert_eq!(ints[j], want_i, "{what}: ints of {x}, {y}");
+            let want_u = [
+                countbits(w),
+                reversebits(w),
+                umax(w, 1000),
+                umin(w, 1000),
+                mad(w, 3, w),
+            ];
+            assert_eq!(uints[j], want_u, "{what}: uints of {w}");
+            let want_f = [
+                saturate(z),
+                step(0.5, z),
+                radians(z * 90.0),
+                clamp(z, -1.0, 1.0),
+                rcp(z),
+                smoothstep(-1.0, 2.0, z),
+                mad(z, 2.0, 0.25),
+            ];
+            for (c, (&got, &want)) in floats[j].iter().zip(&want_f).enumerate() {
+                let same = got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+                let close = (got - want).abs() <= 1e-6 * want.abs().max(1.0);
+                // saturate, step and clamp compare and select: exact.
+                let exact = matches!(c, 0 | 1 | 3);
+                assert!(
+                    same || (!exact && close),
+                    "{what}: float {c} of {z}: {got} vs {want}"
+                );
+            }
+        }
+        // C++ AMP's documented values.
+        assert_eq!(
+            (firstbitlow(0), firstbithigh(0), firstbithigh(-1)),
+            (-1, -1, -1)
+        );
+        assert_eq!(
+            (firstbithigh(1), firstbithigh(0x80), firstbithigh(-2)),
+            (0, 7, 0)
+        );
+        assert_eq!(
+            (abs(i32::MIN), countbits(u32::MAX), reversebits(1)),
+            (i32::MIN, 32, 1 << 31)
+        );
+    }
+}
