@@ -784,3 +784,158 @@ fn direct3d_intrinsics_match_the_host() {
         );
     }
 }
+
+/// Rust's integer and float methods in kernels (`wrapping_*`, `rotate_*`,
+/// `pow`, `count_zeros`, `leading_ones`, `trailing_ones`, `powi`, `log10`,
+/// `to_radians`, `to_degrees`, `copysign`, `is_nan`, `is_finite`,
+/// `is_infinite`, `is_sign_negative`, `is_sign_positive`) against the same
+/// methods on the host: integers and the bit tests exactly, `powi` and
+/// `log10` within GPU precision.
+#[test]
+fn rust_scalar_methods_match_the_host() {
+    const N: usize = 1000;
+    for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(9900 + k as u64);
+        let mut xi: Vec<i32> = (0..N).map(|_| rng.range(i32::MIN, i32::MAX)).collect();
+        let yi: Vec<i32> = (0..N).map(|_| rng.range(i32::MIN, i32::MAX)).collect();
+        let ni: Vec<u32> = (0..N).map(|_| rng.range(0, 80) as u32).collect();
+        let mut xf: Vec<f32> = (0..N)
+            .map(|_| rng.range(-4000, 4000) as f32 / 256.0)
+            .collect();
+        let pi: Vec<i32> = (0..N).map(|_| rng.range(-6, 7)).collect();
+        for (j, v) in [0, -1, 1, i32::MIN, i32::MAX].into_iter().enumerate() {
+            xi[j] = v;
+        }
+        let specials = [
+            0.0f32,
+            -0.0,
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1e-30,
+        ];
+        for (j, v) in specials.into_iter().enumerate() {
+            xf[j] = v;
+        }
+        let xu: Vec<u32> = xi.iter().map(|&v| v as u32).collect();
+        let mut ints = vec![[0i32; 7]; N];
+        let mut uints = vec![[0u32; 7]; N];
+        let mut bits = vec![[0u32; 2]; N];
+        let mut floats = vec![[0.0f32; 5]; N];
+        {
+            let (a, b, n) = (
+                ArrayView::new([N as i32], &xi).unwrap(),
+                ArrayView::new([N as i32], &yi).unwrap(),
+                ArrayView::new([N as i32], &ni).unwrap(),
+            );
+            let (f, p, u) = (
+                ArrayView::new([N as i32], &xf).unwrap(),
+                ArrayView::new([N as i32], &pi).unwrap(),
+                ArrayView::new([N as i32], &xu).unwrap(),
+            );
+            let oi = ArrayView::new_mut([N as i32], &mut ints).unwrap();
+            let ou = ArrayView::new_mut([N as i32], &mut uints).unwrap();
+            let ob = ArrayView::new_mut([N as i32], &mut bits).unwrap();
+            let of = ArrayView::new_mut([N as i32], &mut floats).unwrap();
+            parallel_for_each!(&view, oi.extent(), |idx: Index<1>| {
+                let (x, y, s, w) = (a[idx], b[idx], n[idx], u[idx]);
+                oi[idx] = [
+                    x.wrapping_add(y),
+                    x.wrapping_sub(y),
+                    x.wrapping_mul(y),
+                    x.wrapping_neg(),
+                    x.rotate_left(s),
+                    x.rotate_right(s),
+                    x.pow(s % 5),
+                ];
+                ou[idx] = [
+                    w.rotate_left(s),
+                    w.rotate_right(s),
+                    w.pow(s % 7),
+                    x.count_zeros(),
+                    x.leading_ones(),
+                    w.trailing_ones(),
+                    i32::MAX.wrapping_add(1) as u32,
+                ];
+                let z = f[idx];
+                let flags = (z.is_nan() as u32)
+                    | ((z.is_finite() as u32) << 1)
+                    | ((z.is_infinite() as u32) << 2)
+                    | ((z.is_sign_negative() as u32) << 3)
+                    | ((z.is_sign_positive() as u32) << 4);
+                ob[idx] = [flags, z.copysign(-z).to_bits()];
+                of[idx] = [
+                    z.to_radians(),
+                    z.to_degrees(),
+                    z.powi(p[idx]),
+                    z.abs().log10(),
+                    1.5f32.powi(p[idx]),
+                ];
+            })
+            .unwrap();
+        }
+        let what = acc.description();
+        for j in 0..N {
+            let (x, y, s, w) = (xi[j], yi[j], ni[j], xu[j]);
+            let want_i = [
+                x.wrapping_add(y),
+                x.wrapping_sub(y),
+                x.wrapping_mul(y),
+                x.wrapping_neg(),
+                x.rotate_left(s),
+                x.rotate_right(s),
+                x.wrapping_pow(s % 5),
+            ];
+            assert_eq!(ints[j], want_i, "{what}: ints of {x}, {y}, {s}");
+            let want_u = [
+                w.rotate_left(s),
+                w.rotate_right(s),
+                w.wrapping_pow(s % 7),
+                x.count_zeros(),
+                x.leading_ones(),
+                w.trailing_ones(),
+                i32::MIN as u32,
+            ];
+            assert_eq!(uints[j], want_u, "{what}: uints of {w}, {s}");
+            let z = xf[j];
+            let flags = (z.is_nan() as u32)
+                | ((z.is_finite() as u32) << 1)
+                | ((z.is_infinite() as u32) << 2)
+                | ((z.is_sign_negative() as u32) << 3)
+                | ((z.is_sign_positive() as u32) << 4);
+            assert_eq!(
+                bits[j],
+                [flags, z.copysign(-z).to_bits()],
+                "{what}: bits of {z}"
+            );
+            let want_f = [
+                z.to_radians(),
+                z.to_degrees(),
+                z.powi(pi[j]),
+                z.abs().log10(),
+                1.5f32.powi(pi[j]),
+            ];
+            for (c, (&got, &want)) in floats[j].iter().zip(&want_f).enumerate() {
+                let same = got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+                // to_radians/to_degrees: one multiplication, exact; powi:
+                // the same multiplications (a GPU may contract); log10:
+                // GPU precision.
+                let tolerance = match c {
+                    0 | 1 => 0.0,
+                    2 | 4 => 1e-6,
+                    _ => 1e-5,
+                };
+                let close = (got - want).abs() <= tolerance * want.abs().max(1e-30)
+                    || (got.is_infinite() && got == want)
+                    || (want.abs() < 1e-37 && got.abs() < 1e-37);
+                assert!(
+                    same || close,
+                    "{what}: float {c} of {z}, {}: {got} vs {want}",
+                    pi[j]
+                );
+            }
+        }
+    }
+}

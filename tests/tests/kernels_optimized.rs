@@ -422,3 +422,38 @@ fn reversed_ranges_visit_rusts_values_in_rusts_order() {
         }
     }
 }
+
+/// `#[unroll]` on a loop over a parameter of a `#[kernel]` function.
+#[kernel]
+fn sum_below(n: i32) -> i32 {
+    let mut s = 0;
+    #[unroll]
+    for q in 0..n {
+        s += q;
+    }
+    s
+}
+
+/// `#[unroll]` that cannot be unrolled inside a `#[kernel]` function is
+/// refused with the same error on every accelerator.
+#[test]
+fn unroll_of_a_runtime_range_in_a_function_is_refused_everywhere() {
+    const N: i32 = 32;
+    for acc in accelerators() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut out = vec![-5i32; N as usize];
+        let err = {
+            let ov = ArrayView::new_mut([N], &mut out).unwrap();
+            parallel_for_each!(&view, Extent::new([N]), |idx: Index<1>| {
+                ov[idx] = sum_below(idx[0]);
+            })
+            .expect_err("a parameter's range cannot be unrolled")
+        };
+        assert!(
+            matches!(&err, Error::KernelCompile { message, .. } if message.contains("#[unroll]")),
+            "{}: {err}",
+            acc.description()
+        );
+        assert!(out.iter().all(|&v| v == -5), "{}", acc.description());
+    }
+}

@@ -81,6 +81,27 @@ pub trait Bits: Copy {
     fn trailing_zeros(self) -> u32;
     /// Bits reversed (WGSL `reverseBits`).
     fn reverse_bits(self) -> Self;
+    /// Number of clear bits.
+    fn count_zeros(self) -> u32;
+    /// Leading one bits.
+    fn leading_ones(self) -> u32;
+    /// Trailing one bits.
+    fn trailing_ones(self) -> u32;
+    /// `self + b`, wrapping.
+    fn wrapping_add(self, b: Self) -> Self;
+    /// `self - b`, wrapping.
+    fn wrapping_sub(self, b: Self) -> Self;
+    /// `self * b`, wrapping.
+    fn wrapping_mul(self, b: Self) -> Self;
+    /// `-self`, wrapping.
+    fn wrapping_neg(self) -> Self;
+    /// The bits rotated left by `n` (modulo 32).
+    fn rotate_left(self, n: u32) -> Self;
+    /// The bits rotated right by `n` (modulo 32).
+    fn rotate_right(self, n: u32) -> Self;
+    /// `self` to the power `exp`, wrapping (kernel integers wrap; Rust's
+    /// `pow` panics on overflow in debug builds).
+    fn pow(self, exp: u32) -> Self;
 }
 
 macro_rules! bits {
@@ -90,10 +111,32 @@ macro_rules! bits {
             fn leading_zeros(self) -> u32 { <$t>::leading_zeros(self) }
             fn trailing_zeros(self) -> u32 { <$t>::trailing_zeros(self) }
             fn reverse_bits(self) -> Self { <$t>::reverse_bits(self) }
+            fn count_zeros(self) -> u32 { <$t>::count_zeros(self) }
+            fn leading_ones(self) -> u32 { <$t>::leading_ones(self) }
+            fn trailing_ones(self) -> u32 { <$t>::trailing_ones(self) }
+            fn wrapping_add(self, b: Self) -> Self { <$t>::wrapping_add(self, b) }
+            fn wrapping_sub(self, b: Self) -> Self { <$t>::wrapping_sub(self, b) }
+            fn wrapping_mul(self, b: Self) -> Self { <$t>::wrapping_mul(self, b) }
+            fn wrapping_neg(self) -> Self { <$t>::wrapping_neg(self) }
+            fn rotate_left(self, n: u32) -> Self { <$t>::rotate_left(self, n) }
+            fn rotate_right(self, n: u32) -> Self { <$t>::rotate_right(self, n) }
+            fn pow(self, exp: u32) -> Self { <$t>::wrapping_pow(self, exp) }
         }
     )*};
 }
 bits!(i32, u32);
+
+/// `to_bits` of an `f32` (an `f64`'s bits are a `u64`, which kernels lack).
+pub trait ToBits: Copy {
+    /// The IEEE 754 bits.
+    fn to_bits(self) -> u32;
+}
+
+impl ToBits for f32 {
+    fn to_bits(self) -> u32 {
+        f32::to_bits(self)
+    }
+}
 
 /// Float functions (`f32`, `f64`).
 pub trait Float: Num + Abs {
@@ -146,6 +189,26 @@ pub trait Float: Num + Abs {
     fn recip(self) -> Self;
     /// `self - trunc(self)`, as Rust's `fract`.
     fn fract(self) -> Self;
+    /// `self` to the integer power `n`.
+    fn powi(self, n: i32) -> Self;
+    /// The base-10 logarithm.
+    fn log10(self) -> Self;
+    /// Degrees to radians, as Rust: one multiplication.
+    fn to_radians(self) -> Self;
+    /// Radians to degrees, as Rust: one multiplication.
+    fn to_degrees(self) -> Self;
+    /// `self`'s magnitude with `sign`'s sign bit.
+    fn copysign(self, sign: Self) -> Self;
+    /// Whether `self` is NaN.
+    fn is_nan(self) -> bool;
+    /// Whether `self` is neither infinite nor NaN.
+    fn is_finite(self) -> bool;
+    /// Whether `self` is an infinity.
+    fn is_infinite(self) -> bool;
+    /// Whether the sign bit is set (`-0.0` and negative NaNs too).
+    fn is_sign_negative(self) -> bool;
+    /// Whether the sign bit is clear.
+    fn is_sign_positive(self) -> bool;
 }
 
 macro_rules! float_fns {
@@ -175,6 +238,16 @@ macro_rules! float_fns {
             fn signum(self) -> Self { <$t>::signum(self) }
             fn recip(self) -> Self { 1.0 / self }
             fn fract(self) -> Self { <$t>::fract(self) }
+            fn powi(self, n: i32) -> Self { <$t>::powi(self, n) }
+            fn log10(self) -> Self { <$t>::log10(self) }
+            fn to_radians(self) -> Self { <$t>::to_radians(self) }
+            fn to_degrees(self) -> Self { <$t>::to_degrees(self) }
+            fn copysign(self, sign: Self) -> Self { <$t>::copysign(self, sign) }
+            fn is_nan(self) -> bool { <$t>::is_nan(self) }
+            fn is_finite(self) -> bool { <$t>::is_finite(self) }
+            fn is_infinite(self) -> bool { <$t>::is_infinite(self) }
+            fn is_sign_negative(self) -> bool { <$t>::is_sign_negative(self) }
+            fn is_sign_positive(self) -> bool { <$t>::is_sign_positive(self) }
         }
     )*};
 }

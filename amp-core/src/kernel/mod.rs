@@ -184,10 +184,13 @@ static CPU_KERNELS: Mutex<Option<HashMap<KernelKey, Result<Resources>>>> = Mutex
 fn measure_native(mut kernel: Kernel) -> Result<Resources> {
     let mut types = typeck::check(&mut kernel)?;
     let needs = resources::measure(&kernel, &types)?;
-    // The native form is LLVM's to optimise; the passes run for their
+    // The native form is LLVM's to optimise; the passes run only for their
     // errors (`#[unroll]` on a loop that cannot be), which every
-    // accelerator reports alike.
-    passes::optimize(&mut kernel, &mut types)?;
+    // accelerator reports alike, and only where there is an `#[unroll]`:
+    // a first launch on the CPU stays cheap.
+    if passes::has_forced_unroll(&kernel.body) {
+        passes::optimize(&mut kernel, &mut types)?;
+    }
     Ok(needs)
 }
 

@@ -134,6 +134,11 @@ impl Measure {
         }
         self.stack.push(key.0);
         let types = typeck::check_function(&mut func, type_args)?;
+        // An `#[unroll]` that cannot be is an error on every accelerator:
+        // found here, where every accelerator measures the functions.
+        if super::passes::has_forced_unroll(&func.body) {
+            super::passes::optimize_function(&mut func.clone(), &mut types.clone())?;
+        }
         let mut body = BodyFacts::default();
         let walked = self.block(&func.body, &mut body);
         self.stack.pop();

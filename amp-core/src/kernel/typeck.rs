@@ -759,9 +759,43 @@ impl<'k> Checker<'k> {
             .ok_or_else(|| type_error(span, format!("{f:?} needs an argument")))?;
         use Builtin::*;
         match f {
-            CountOnes | LeadingZeros | TrailingZeros => {
+            CountOnes | LeadingZeros | TrailingZeros | CountZeros | LeadingOnes | TrailingOnes => {
                 self.solver.require(&first, Kind::Int, span)?;
                 Ok(Term::Known(Type::Scalar(Scalar::U32)))
+            }
+            WrappingAdd | WrappingSub | WrappingMul | WrappingNeg => {
+                self.solver.require(&first, Kind::Int, span)?;
+                for t in &ts[1..] {
+                    self.solver.unify(&first, t, span)?;
+                }
+                Ok(first)
+            }
+            // Rust's `rotate_left(n: u32)`, `pow(exp: u32)`.
+            RotateLeft | RotateRight | Pow => {
+                self.solver.require(&first, Kind::Int, span)?;
+                for t in &ts[1..] {
+                    self.solver
+                        .unify(t, &Term::Known(Type::Scalar(Scalar::U32)), span)?;
+                }
+                Ok(first)
+            }
+            Powi => {
+                self.solver.require(&first, Kind::Float, span)?;
+                for t in &ts[1..] {
+                    self.solver
+                        .unify(t, &Term::Known(Type::Scalar(Scalar::I32)), span)?;
+                }
+                Ok(first)
+            }
+            // `f32` only: an `f64`'s bits are a `u64`, which kernels lack.
+            ToBits => {
+                self.solver
+                    .unify(&first, &Term::Known(Type::Scalar(Scalar::F32)), span)?;
+                Ok(Term::Known(Type::Scalar(Scalar::U32)))
+            }
+            IsNan | IsFinite | IsInfinite | IsSignNegative | IsSignPositive => {
+                self.solver.require(&first, Kind::Float, span)?;
+                Ok(Term::Known(Type::Scalar(Scalar::Bool)))
             }
             ReverseBits => {
                 self.solver.require(&first, Kind::Int, span)?;

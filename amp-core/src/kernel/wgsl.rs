@@ -260,6 +260,38 @@ const FMOD_F64: &str = "fn amp_fmod_f64(x: f64, y: f64) -> f64 {
 /// negative bases to integer powers, NaN for other negative bases), and
 /// the driver's `pow` of `|x|` otherwise (`pow` is undefined for negative
 /// bases, and lavapipe's gives 0 for a zero base whatever the exponent).
+/// `x` to the power `e` for integers, wrapping (Rust's `wrapping_pow`):
+/// square and multiply, at most 32 rounds.
+const IPOW: &str = "fn {NAME}(x: {T}, e: u32) -> {T} {
+    var r: {T} = {T}(1);
+    var b: {T} = x;
+    var n: u32 = e;
+    loop {
+        if (n == 0u) { break; }
+        if ((n & 1u) == 1u) { r = r * b; }
+        n = n >> 1u;
+        b = b * b;
+    }
+    return r;
+}
+";
+
+/// `x` to the integer power `n`, in the order of LLVM's `powi` (compiler-rt's
+/// `__powisf2`), which Rust's `powi` calls.
+const POWI: &str = "fn {NAME}(x: {T}, n: i32) -> {T} {
+    var r: {T} = {T}(1);
+    var a: {T} = x;
+    var b: i32 = n;
+    loop {
+        if ((b & 1i) != 0i) { r = r * a; }
+        b = b / 2i;
+        if (b == 0i) { break; }
+        a = a * a;
+    }
+    return select(r, {T}(1) / r, n < 0i);
+}
+";
+
 const POWF_F32: &str = "fn amp_powf_f32(x: f32, y: f32) -> f32 {
     let bx = bitcast<u32>(x);
     let ax = bx & 0x7fffffffu;
@@ -1783,6 +1815,7 @@ impl Writer<'_> {
                     | Cosh
                     | Tanh
                     | Powf
+                    | Log10
             )
         {
             // SPIR-V (GLSL.std.450), HLSL and MSL have these for 32-bit
@@ -1937,12 +1970,128 @@ impl Writer<'_> {
                 ));
             }
             ReverseBits => simple("reverseBits"),
+            ToBits => {
+                return Ok((format!("bitcast<u32>({})", a[0]), Type::Scalar(Scalar::U32)));
+            }
+            CountZeros | LeadingOnes | TrailingOnes => {
+                let name = match f {
+                    CountZeros => "countOneBits",
+                    LeadingOnes => "countLeadingZeros",
+                    _ => "countTrailingZeros",
+                };
+                return Ok((
+                    format!("u32({name}(~({})))", a[0]),
+                    Type::Scalar(Scalar::U32),
+                ));
+            }
+            // The first operand is bound first, so that constant operands
+            // do not form a WGSL constant expression (where wrapping is an
+            // error); at run time WGSL's integer arithmetic wraps.
+            WrappingAdd | WrappingSub | WrappingMul => {
+                let t = self.fresh();
+                pre.push(format!("let {t} = {};", a[0]));
+                let op = match f {
+                    WrappingAdd => "+",
+                    WrappingSub => "-",
+                    _ => "*",
+                };
+                format!("({t} {op} {})", a[1])
+            }
+            WrappingNeg => {
+                let t = self.fresh();
+                pre.push(format!("let {t} = {};", a[0]));
+                format!("(-{t})")
+            }
+            RotateLeft | RotateRight => {
+                let (x, n) = (self.fresh(), self.fresh());
+                let bits = if ty == Type::Scalar(Scalar::I32) {
+                    format!("bitcast<u32>({})", a[0])
+                } else {
+                    a[0].to_string()
+                };
+                pre.push(format!("let {x} = {bits};"));
+                pre.push(format!("let {n} = {} % 32u;", a[1]));
+                let (first, second) = if f == RotateLeft {
+                    ("<<", ">>")
+                } else {
+                    (">>", "<<")
+                };
+                let rotated = format!("(({x} {first} {n}) | ({x} {second} ((32u - {n}) % 32u)))");
+                if ty == Type::Scalar(Scalar::I32) {
+                    format!("bitcast<i32>{rotated}")
+                } else {
+                    rotated
+                }
+            }
+            Pow => {
+                let t = type_wgsl(&ty);
+                let name = format!("amp_ipow_{t}");
+                let text = IPOW.replace("{NAME}", &name).replace("{T}", &t);
+                let f = self.helper(&name, &text);
+                format!("{f}({}, {})", a[0], a[1])
+            }
+            Powi => {
+                let t = type_wgsl(&ty);
+                let name = format!("amp_powi_{t}");
+                let text = POWI.replace("{NAME}", &name).replace("{T}", &t);
+                let f = self.helper(&name, &text);
+                format!("{f}({}, {})", a[0], a[1])
+            }
+            // f32 only (f64 is refused above, as the other transcendentals).
+            Log10 => format!("(log2({}) * 0.30102999566398120f)", a[0]),
+            // Rust's constants, one multiplication as Rust does.
+            ToRadians if ty == Type::Scalar(Scalar::F64) => {
+                format!("({} * 0.017453292519943295lf)", a[0])
+            }
+            ToRadians => format!("({} * 0.017453292f)", a[0]),
+            ToDegrees if ty == Type::Scalar(Scalar::F64) => {
+                format!("({} * 57.29577951308232lf)", a[0])
+            }
+            ToDegrees => format!("({} * 57.29578f)", a[0]),
+            // Bit tests on `f32`; drivers may assume no NaN in comparisons.
+            Copysign if ty == Type::Scalar(Scalar::F32) => format!(
+                "bitcast<f32>((bitcast<u32>({}) & 0x7fffffffu) | (bitcast<u32>({}) & 0x80000000u))",
+                a[0], a[1]
+            ),
+            IsNan | IsFinite | IsInfinite | IsSignNegative | IsSignPositive
+                if ty == Type::Scalar(Scalar::F32) =>
+            {
+                let b = format!("bitcast<u32>({})", a[0]);
+                let text = match f {
+                    IsNan => format!("(({b} & 0x7fffffffu) > 0x7f800000u)"),
+                    IsFinite => format!("(({b} & 0x7f800000u) != 0x7f800000u)"),
+                    IsInfinite => format!("(({b} & 0x7fffffffu) == 0x7f800000u)"),
+                    IsSignNegative => format!("(({b} & 0x80000000u) != 0u)"),
+                    _ => format!("(({b} & 0x80000000u) == 0u)"),
+                };
+                return Ok((text, Type::Scalar(Scalar::Bool)));
+            }
+            // `f64`: through arithmetic (no 64-bit bitcast); the sign of a
+            // NaN is not seen.
+            Copysign => {
+                let (x, s) = (self.fresh(), self.fresh());
+                pre.push(format!("let {x} = abs({});", a[0]));
+                pre.push(format!("let {s} = {};", a[1]));
+                format!("select({x}, -{x}, {s} < 0.0lf || ({s} == 0.0lf && 1.0lf / {s} < 0.0lf))")
+            }
+            IsNan | IsFinite | IsInfinite | IsSignNegative | IsSignPositive => {
+                let x = self.fresh();
+                pre.push(format!("let {x} = {};", a[0]));
+                let negative = format!("({x} < 0.0lf || ({x} == 0.0lf && 1.0lf / {x} < 0.0lf))");
+                let text = match f {
+                    IsNan => format!("(!({x} == {x}))"),
+                    IsFinite => format!("(({x} - {x}) == 0.0lf)"),
+                    IsInfinite => format!("(({x} == {x}) && !(({x} - {x}) == 0.0lf))"),
+                    IsSignNegative => negative,
+                    _ => format!("(!{negative})"),
+                };
+                return Ok((text, Type::Scalar(Scalar::Bool)));
+            }
         };
         Ok((text, ty))
     }
 }
 
-/// The WGSL member access (`.x`, `.field`, `.f0`) and type of `m` of `t`.
 /// Whether `e` is a local array or an element of one (`acc`, `acc[i]`).
 fn is_local_element(e: &Expr) -> bool {
     match &e.kind {
@@ -1952,6 +2101,7 @@ fn is_local_element(e: &Expr) -> bool {
     }
 }
 
+/// The WGSL member access (`.x`, `.field`, `.f0`) and type of `m` of `t`.
 fn member_of(t: &Type, m: &Member, span: Span) -> Result<(String, Type)> {
     match (t, m) {
         (Type::Vector(_, s), Member::Named(n)) => Ok((format!(".{n}"), Type::Scalar(*s))),

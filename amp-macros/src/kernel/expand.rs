@@ -948,7 +948,11 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             let trait_path = match method.to_string().as_str() {
                 "abs" => kpath("Abs"),
                 "min" | "max" | "clamp" => kpath("Num"),
-                "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits" => kpath("Bits"),
+                "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits"
+                | "count_zeros" | "leading_ones" | "trailing_ones" | "wrapping_add"
+                | "wrapping_sub" | "wrapping_mul" | "wrapping_neg" | "rotate_left"
+                | "rotate_right" | "pow" => kpath("Bits"),
+                "to_bits" => kpath("ToBits"),
                 _ => kpath("Float"),
             };
             let args = args.iter().map(|e| native_expr(cx, e));

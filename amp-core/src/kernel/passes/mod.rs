@@ -57,6 +57,13 @@ fn optimize_block(body: &mut Block, types: &mut Types) -> Result<()> {
     Ok(())
 }
 
+/// Whether `body` has a loop marked `#[unroll]` (whose unrolling can fail).
+pub(crate) fn has_forced_unroll(body: &Block) -> bool {
+    visit::walk_has(body, &|s| {
+        matches!(s.kind, super::ir::StmtKind::For { unroll: true, .. })
+    })
+}
+
 /// A source of new local ids, above every id of the body.
 #[derive(Debug)]
 pub(crate) struct Fresh(u32);
