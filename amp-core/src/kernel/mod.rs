@@ -1,10 +1,12 @@
-//! The kernel pipeline: IR -> types -> WGSL -> naga validation -> a cached
-//! compute pipeline, and the launch path for GPUs and the CPU accelerator.
+//! The kernel pipeline: IR -> types -> optimising passes -> WGSL -> naga
+//! validation -> a cached compute pipeline, and the launch path for GPUs and
+//! the CPU accelerator.
 //!
 //! Stages, as in naga: [`ir`] (what the macros build), [`typeck`] (types
-//! with Rust's rules), [`wgsl`] (the writer and its namer), [`validate`]
-//! (naga), then [`launch`](launch()) (binding, parameters, dispatch). The
-//! native form of a body calls [`native`] and [`math`].
+//! with Rust's rules), [`passes`] (folding, unrolling, scalar replacement),
+//! [`wgsl`] (the writer and its namer), [`validate`] (naga; wgpu is handed
+//! its module), then [`launch`](launch()) (binding, parameters, dispatch).
+//! The native form of a body calls [`native`] and [`math`].
 
 pub(crate) mod cancel;
 pub(crate) mod capture;
