@@ -151,7 +151,7 @@ pub mod kernel {
     pub use crate::kernel::capture::{BindNative, Capture, CaptureList, assert_capture};
     pub use crate::kernel::cpu::{LocalTile, Slots, TileAt, TileBatch, WorkItem};
     pub use crate::kernel::ir;
-    pub use crate::kernel::math::{Abs, Bits, Float, Num, ToBits};
+    pub use crate::kernel::math::{Abs, Bits, Float, Num, PowerOfTwo, ToBits};
     pub use crate::kernel::native::{CpuView, IntoIndex, Store, TileArray, TileMemory, ops};
     pub use crate::kernel::{
         KernelSite, Split, Threaded, TiledNative, compiled_sources, launch, launch_tiled,

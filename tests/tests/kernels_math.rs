@@ -939,3 +939,81 @@ fn rust_scalar_methods_match_the_host() {
         }
     }
 }
+
+/// `rem_euclid`, `div_euclid` (wrapping; a zero divisor as for `%` and
+/// `/`), `abs_diff` and `u32::is_power_of_two` against Rust.
+#[test]
+fn euclid_abs_diff_and_powers_of_two_match_rust() {
+    const N: usize = 1000;
+    for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(9950 + k as u64);
+        let mut xi: Vec<i32> = (0..N).map(|_| rng.range(i32::MIN, i32::MAX)).collect();
+        let mut yi: Vec<i32> = (0..N).map(|_| rng.range(-50, 50)).collect();
+        for (j, (x, y)) in [
+            (i32::MIN, -1),
+            (7, 0),
+            (-7, 3),
+            (7, -3),
+            (-7, -3),
+            (i32::MIN, 1),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            xi[j] = x;
+            yi[j] = y;
+        }
+        let xu: Vec<u32> = xi.iter().map(|&v| (v as u32) >> (v as u32 % 32)).collect();
+        let yu: Vec<u32> = yi.iter().map(|&v| v.unsigned_abs()).collect();
+        let mut ints = vec![[0i32; 2]; N];
+        let mut uints = vec![[0u32; 5]; N];
+        {
+            let (a, b) = (
+                ArrayView::new([N as i32], &xi).unwrap(),
+                ArrayView::new([N as i32], &yi).unwrap(),
+            );
+            let (c, d) = (
+                ArrayView::new([N as i32], &xu).unwrap(),
+                ArrayView::new([N as i32], &yu).unwrap(),
+            );
+            let oi = ArrayView::new_mut([N as i32], &mut ints).unwrap();
+            let ou = ArrayView::new_mut([N as i32], &mut uints).unwrap();
+            parallel_for_each!(&view, oi.extent(), |idx: Index<1>| {
+                let (x, y, v, w) = (a[idx], b[idx], c[idx], d[idx]);
+                oi[idx] = [x.rem_euclid(y), x.div_euclid(y)];
+                ou[idx] = [
+                    v.rem_euclid(w),
+                    v.div_euclid(w),
+                    x.abs_diff(y),
+                    v.abs_diff(w),
+                    v.is_power_of_two() as u32,
+                ];
+            })
+            .unwrap();
+        }
+        let what = acc.description();
+        for j in 0..N {
+            let (x, y, v, w) = (xi[j], yi[j], xu[j], yu[j]);
+            let want_i = if y == 0 {
+                [0, x]
+            } else {
+                [x.wrapping_rem_euclid(y), x.wrapping_div_euclid(y)]
+            };
+            assert_eq!(ints[j], want_i, "{what}: {x} euclid {y}");
+            let (ru, du) = if w == 0 {
+                (0, v)
+            } else {
+                (v.rem_euclid(w), v.div_euclid(w))
+            };
+            let want_u = [
+                ru,
+                du,
+                x.abs_diff(y),
+                v.abs_diff(w),
+                v.is_power_of_two() as u32,
+            ];
+            assert_eq!(uints[j], want_u, "{what}: {v}, {w}, {x}, {y}");
+        }
+    }
+}

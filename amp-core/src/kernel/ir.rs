@@ -303,6 +303,10 @@ pub enum Builtin {
     IsSignNegative,
     IsSignPositive,
     ToBits,
+    RemEuclid,
+    DivEuclid,
+    AbsDiff,
+    IsPowerOfTwo,
 }
 
 /// A literal as the macro saw it: unsuffixed literals get their type from

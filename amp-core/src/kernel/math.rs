@@ -102,6 +102,26 @@ pub trait Bits: Copy {
     /// `self` to the power `exp`, wrapping (kernel integers wrap; Rust's
     /// `pow` panics on overflow in debug builds).
     fn pow(self, exp: u32) -> Self;
+    /// The non-negative remainder of `self / b` (Rust's `rem_euclid`,
+    /// wrapping); 0 for `b == 0`, as kernel `%`.
+    fn rem_euclid(self, b: Self) -> Self;
+    /// The quotient that goes with [`Bits::rem_euclid`] (wrapping); `self`
+    /// for `b == 0`, as kernel `/`.
+    fn div_euclid(self, b: Self) -> Self;
+    /// `|self - b|`, as a `u32` (Rust's `abs_diff`).
+    fn abs_diff(self, b: Self) -> u32;
+}
+
+/// `is_power_of_two` (of `u32`, as in Rust).
+pub trait PowerOfTwo: Copy {
+    /// Whether exactly one bit is set.
+    fn is_power_of_two(self) -> bool;
+}
+
+impl PowerOfTwo for u32 {
+    fn is_power_of_two(self) -> bool {
+        u32::is_power_of_two(self)
+    }
 }
 
 macro_rules! bits {
@@ -121,6 +141,13 @@ macro_rules! bits {
             fn rotate_left(self, n: u32) -> Self { <$t>::rotate_left(self, n) }
             fn rotate_right(self, n: u32) -> Self { <$t>::rotate_right(self, n) }
             fn pow(self, exp: u32) -> Self { <$t>::wrapping_pow(self, exp) }
+            fn rem_euclid(self, b: Self) -> Self {
+                if b == 0 { 0 } else { <$t>::wrapping_rem_euclid(self, b) }
+            }
+            fn div_euclid(self, b: Self) -> Self {
+                if b == 0 { self } else { <$t>::wrapping_div_euclid(self, b) }
+            }
+            fn abs_diff(self, b: Self) -> u32 { <$t>::abs_diff(self, b) }
         }
     )*};
 }

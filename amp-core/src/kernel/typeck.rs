@@ -763,7 +763,21 @@ impl<'k> Checker<'k> {
                 self.solver.require(&first, Kind::Int, span)?;
                 Ok(Term::Known(Type::Scalar(Scalar::U32)))
             }
-            WrappingAdd | WrappingSub | WrappingMul | WrappingNeg => {
+            // Integers only (Rust has float `rem_euclid` too; not yet in
+            // kernels).
+            AbsDiff => {
+                self.solver.require(&first, Kind::Int, span)?;
+                for t in &ts[1..] {
+                    self.solver.unify(&first, t, span)?;
+                }
+                Ok(Term::Known(Type::Scalar(Scalar::U32)))
+            }
+            IsPowerOfTwo => {
+                self.solver
+                    .unify(&first, &Term::Known(Type::Scalar(Scalar::U32)), span)?;
+                Ok(Term::Known(Type::Scalar(Scalar::Bool)))
+            }
+            WrappingAdd | WrappingSub | WrappingMul | WrappingNeg | RemEuclid | DivEuclid => {
                 self.solver.require(&first, Kind::Int, span)?;
                 for t in &ts[1..] {
                     self.solver.unify(&first, t, span)?;

@@ -1973,6 +1973,53 @@ impl Writer<'_> {
             ToBits => {
                 return Ok((format!("bitcast<u32>({})", a[0]), Type::Scalar(Scalar::U32)));
             }
+            IsPowerOfTwo => {
+                let x = self.fresh();
+                pre.push(format!("let {x} = {};", a[0]));
+                return Ok((
+                    format!("({x} != 0u && ({x} & ({x} - 1u)) == 0u)"),
+                    Type::Scalar(Scalar::Bool),
+                ));
+            }
+            AbsDiff => {
+                let (x, y) = (self.fresh(), self.fresh());
+                pre.push(format!("let {x} = {};", a[0]));
+                pre.push(format!("let {y} = {};", a[1]));
+                return Ok((
+                    format!("select(u32({y}) - u32({x}), u32({x}) - u32({y}), {x} > {y})"),
+                    Type::Scalar(Scalar::U32),
+                ));
+            }
+            // Through the kernel language's guarded `/` and `%` (0 and
+            // `MIN / -1` as for the operators), then Rust's adjustment.
+            RemEuclid | DivEuclid => {
+                let s = match ty {
+                    Type::Scalar(s) => s,
+                    _ => return Err(compile_error(span, "rem_euclid of a non-scalar")),
+                };
+                let (x, y) = (self.fresh(), self.fresh());
+                pre.push(format!("let {x} = {};", a[0]));
+                pre.push(format!("let {y} = {};", a[1]));
+                let r = self.scalar_binary(BinOp::Rem, &x, &y, s, pre);
+                if s == Scalar::U32 {
+                    if f == RemEuclid {
+                        r
+                    } else {
+                        self.scalar_binary(BinOp::Div, &x, &y, s, pre)
+                    }
+                } else {
+                    let rt = self.fresh();
+                    pre.push(format!("let {rt} = {r};"));
+                    if f == RemEuclid {
+                        format!("select({rt}, select({rt} + {y}, {rt} - {y}, {y} < 0i), {rt} < 0i)")
+                    } else {
+                        let q = self.scalar_binary(BinOp::Div, &x, &y, s, pre);
+                        let qt = self.fresh();
+                        pre.push(format!("let {qt} = {q};"));
+                        format!("select({qt}, select({qt} - 1i, {qt} + 1i, {y} < 0i), {rt} < 0i)")
+                    }
+                }
+            }
             CountZeros | LeadingOnes | TrailingOnes => {
                 let name = match f {
                     CountZeros => "countOneBits",

@@ -132,6 +132,10 @@ const MATH_METHODS: &[(&str, &str)] = &[
     ("is_sign_negative", "IsSignNegative"),
     ("is_sign_positive", "IsSignPositive"),
     ("to_bits", "ToBits"),
+    ("rem_euclid", "RemEuclid"),
+    ("div_euclid", "DivEuclid"),
+    ("abs_diff", "AbsDiff"),
+    ("is_power_of_two", "IsPowerOfTwo"),
 ];
 
 /// The IR name of a built-in method, if `name` is one.
