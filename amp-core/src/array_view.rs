@@ -155,6 +155,71 @@ impl<'a, T: Element, const N: usize> ArrayView<'a, T, N, ReadWrite> {
     }
 }
 
+/// The rank-1 extent of a slice of `len` elements.
+fn extent_of_len(len: usize) -> Result<Extent<1>> {
+    i32::try_from(len).map(|n| Extent::new([n])).map_err(|_| {
+        Error::InvalidArgument(format!(
+            "a slice of {len} elements is longer than an extent can describe (at most {} elements per dimension)",
+            i32::MAX
+        ))
+    })
+}
+
+impl<'a, T: Element> ArrayView<'a, T, 1, ReadOnly> {
+    /// A read-only rank-1 view of all of `data`: the extent is the slice's
+    /// length, checked (no `len() as i32` that could truncate).
+    ///
+    /// Corresponds to C++ AMP `array_view<const T, 1>(container)`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] if `data` has more than `i32::MAX`
+    /// elements.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let data = vec![1.0f32, 2.0, 3.0];
+    /// let v = amp_core::ArrayView::from_slice(&data)?;
+    /// assert_eq!(v.extent()[0], 3);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    pub fn from_slice(data: &'a [T]) -> Result<Self> {
+        Self::new(extent_of_len(data.len())?, data)
+    }
+}
+
+impl<'a, T: Element> ArrayView<'a, T, 1, ReadWrite> {
+    /// A writable rank-1 view of all of `data`, as
+    /// [`from_slice`](ArrayView::from_slice).
+    ///
+    /// Corresponds to C++ AMP `array_view<T, 1>(container)`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] if `data` has more than `i32::MAX`
+    /// elements.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::prelude::*;
+    ///
+    /// let mut data = vec![0i32; 5];
+    /// {
+    ///     let v = ArrayView::from_slice_mut(&mut data)?;
+    ///     parallel_for_each!(v.extent(), |idx: Index<1>| {
+    ///         v[idx] = idx[0] * 10;
+    ///     })?;
+    /// }
+    /// assert_eq!(data, [0, 10, 20, 30, 40]);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    pub fn from_slice_mut(data: &'a mut [T]) -> Result<Self> {
+        Self::new_mut(extent_of_len(data.len())?, data)
+    }
+}
+
 impl<T: Element, const N: usize> ArrayView<'static, T, N, ReadWrite> {
     /// A view with no data source: the runtime holds its data (zeros at
     /// first) wherever it is used. Discarding it never loses its only copy.
@@ -747,5 +812,25 @@ fn out_of_host_memory(bytes: u64) -> Error {
     Error::OutOfMemory {
         accelerator: "host".to_string(),
         detail: format!("cannot allocate {bytes} bytes of host memory for the copy"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slice_lengths_become_extents_or_errors() {
+        assert_eq!(extent_of_len(0).unwrap(), Extent::new([0]));
+        assert_eq!(extent_of_len(7).unwrap(), Extent::new([7]));
+        assert_eq!(
+            extent_of_len(i32::MAX as usize).unwrap(),
+            Extent::new([i32::MAX])
+        );
+        let err = extent_of_len(i32::MAX as usize + 1).unwrap_err();
+        assert!(
+            matches!(&err, Error::InvalidArgument(m) if m.contains("2147483648 elements")),
+            "{err}"
+        );
     }
 }
