@@ -260,64 +260,16 @@ fn rename_expr(e: &mut Expr, map: &mut dyn FnMut(LocalId) -> LocalId) {
     }
 }
 
-/// The locals that `b` declares (`let`, loop variables, `tile_static`).
+/// The locals that `b` declares (`let`, loop variables, `tile_static`),
+/// nested statements and blocks inside expressions included.
 pub(crate) fn declared(b: &Block) -> Vec<LocalId> {
     let mut out = Vec::new();
-    collect_declared(b, &mut out);
+    walk_stmts(b, &mut |s| match &s.kind {
+        StmtKind::Let { local, .. } | StmtKind::TileStatic { local, .. } => out.push(*local),
+        StmtKind::For { var, .. } => out.push(*var),
+        _ => {}
+    });
     out
-}
-
-fn collect_declared(b: &Block, out: &mut Vec<LocalId>) {
-    for s in &b.stmts {
-        match &s.kind {
-            StmtKind::Let { local, init, .. } => {
-                out.push(*local);
-                if let Some(e) = init {
-                    collect_declared_expr(e, out);
-                }
-            }
-            StmtKind::TileStatic { local, .. } => out.push(*local),
-            StmtKind::For { var, body, .. } => {
-                out.push(*var);
-                collect_declared(body, out);
-            }
-            StmtKind::If(c, a, b) => {
-                collect_declared_expr(c, out);
-                collect_declared(a, out);
-                if let Some(b) = b {
-                    collect_declared(b, out);
-                }
-            }
-            StmtKind::While(c, body) => {
-                collect_declared_expr(c, out);
-                collect_declared(body, out);
-            }
-            StmtKind::Loop(body) => collect_declared(body, out),
-            StmtKind::Assign(_, _, e) | StmtKind::Expr(e) | StmtKind::Return(Some(e)) => {
-                collect_declared_expr(e, out);
-            }
-            _ => {}
-        }
-    }
-    if let Some(t) = &b.tail {
-        collect_declared_expr(t, out);
-    }
-}
-
-fn collect_declared_expr(e: &Expr, out: &mut Vec<LocalId>) {
-    match &e.kind {
-        ExprKind::If(c, a, b) => {
-            collect_declared_expr(c, out);
-            collect_declared(a, out);
-            collect_declared(b, out);
-        }
-        ExprKind::Block(b) => collect_declared(b, out),
-        _ => {
-            for c in children(e) {
-                collect_declared_expr(c, out);
-            }
-        }
-    }
 }
 
 /// The direct sub-expressions of `e` (not those inside its blocks).
