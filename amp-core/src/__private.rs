@@ -23,6 +23,14 @@ pub fn enqueue_probe_command(
     )
 }
 
+/// Sets the age past which `view`'s automatic-mode batch is submitted when
+/// the next command is recorded (2 ms by default). Tests that count the
+/// commands of one batch raise it, so that a slow or busy machine cannot
+/// split the batch.
+pub fn set_automatic_max_age(view: &AcceleratorView, age: std::time::Duration) {
+    view.set_automatic_max_age(age);
+}
+
 /// Destroys the device of `view`'s accelerator, as a driver reset would.
 /// Does nothing on the CPU accelerator. The accelerator stays unusable for
 /// the rest of the process.

@@ -104,6 +104,9 @@ struct Queue {
     pending: u32,
     /// When the first command of `batch` was recorded.
     batch_started: Option<Instant>,
+    /// The age past which an automatic batch is submitted
+    /// ([`AUTOMATIC_MAX_AGE`] unless a test changed it).
+    max_age: Duration,
     /// The last GPU submission of this view.
     last_submission: Option<wgpu::SubmissionIndex>,
     /// Host batches submitted so far (each one's ticket is its number).
@@ -183,7 +186,10 @@ impl AcceleratorView {
                 id: NEXT_VIEW_ID.fetch_add(1, Ordering::Relaxed),
                 accelerator,
                 mode,
-                queue: Mutex::new(Queue::default()),
+                queue: Mutex::new(Queue {
+                    max_age: AUTOMATIC_MAX_AGE,
+                    ..Queue::default()
+                }),
                 host_order: HostOrder::default(),
                 transfers: TransferCounters::default(),
                 failures: Failures::new(Channel::View),
@@ -277,6 +283,12 @@ impl AcceleratorView {
             pending: q.pending,
             ..q.stats
         }
+    }
+
+    /// Sets the age past which this view's automatic batch is submitted
+    /// (tests that count a batch's commands must not race the clock).
+    pub(crate) fn set_automatic_max_age(&self, age: Duration) {
+        self.inner.queue.lock().max_age = age;
     }
 
     /// The transfers between the host and this view's accelerator that the
@@ -587,7 +599,7 @@ impl AcceleratorView {
             let mut q = self.inner.queue.lock();
             // Age threshold: an old batch goes out before this command joins it.
             let mut ready: Vec<HostBatch> = match q.batch_started {
-                Some(t) if t.elapsed() >= AUTOMATIC_MAX_AGE => {
+                Some(t) if t.elapsed() >= q.max_age => {
                     self.submit_locked(device, &mut q).into_iter().collect()
                 }
                 _ => Vec::new(),

@@ -44,6 +44,8 @@ fn immediate_mode_submits_every_command_at_once() {
 fn automatic_mode_batches_until_flush() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
+        // Counted below: no age limit may split the batch on a busy machine.
+        amp_core::__private::set_automatic_max_age(&view, Duration::from_secs(600));
         let ran = Arc::new(AtomicUsize::new(0));
         probes(&view, 10, &ran);
         let stats = view.statistics();
@@ -77,6 +79,7 @@ fn wait_and_markers_submit_the_batch() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
         let ran = Arc::new(AtomicUsize::new(0));
+        amp_core::__private::set_automatic_max_age(&view, Duration::from_secs(600));
         probes(&view, 3, &ran);
         view.wait().unwrap();
         assert_eq!(view.statistics().submissions, 1, "{acc}");
@@ -222,6 +225,9 @@ fn views_of_one_accelerator_queue_independently() {
     for acc in accelerators() {
         let a = acc.create_view(QueuingMode::Automatic);
         let b = acc.create_view(QueuingMode::Automatic);
+        for v in [&a, &b] {
+            amp_core::__private::set_automatic_max_age(v, Duration::from_secs(600));
+        }
         let ran = Arc::new(AtomicUsize::new(0));
         probes(&a, 3, &ran);
         probes(&b, 2, &ran);
