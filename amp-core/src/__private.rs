@@ -160,7 +160,9 @@ pub mod kernel {
     pub use crate::kernel::cpu::{LocalTile, Slots, TileAt, TileBatch, WorkItem};
     pub use crate::kernel::ir;
     pub use crate::kernel::math::{Abs, Bits, Float, Num, PowerOfTwo, ToBits};
-    pub use crate::kernel::native::{CpuView, IntoIndex, Store, TileArray, TileMemory, ops};
+    pub use crate::kernel::native::{
+        AtomicAccess, CpuView, IntoIndex, Store, TileArray, TileMemory, ops,
+    };
     pub use crate::kernel::{
         KernelSite, Split, Threaded, TiledNative, compiled_sources, launch, launch_tiled,
         lower_to_wgsl, native_kernel, native_split_kernel, native_tiled_kernel,

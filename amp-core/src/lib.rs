@@ -38,6 +38,7 @@ mod accelerator_view;
 mod access;
 mod array;
 mod array_view;
+mod atomic;
 mod backend;
 mod completion_future;
 mod copy;
@@ -61,6 +62,11 @@ pub use accelerator_view::{AcceleratorView, TransferStatistics, ViewStatistics};
 pub use access::{Access, ReadOnly, ReadWrite};
 pub use array::Array;
 pub use array_view::ArrayView;
+pub use atomic::{
+    AtomicElement, AtomicInteger, AtomicRef, atomic_compare_exchange, atomic_exchange,
+    atomic_fetch_add, atomic_fetch_and, atomic_fetch_dec, atomic_fetch_inc, atomic_fetch_max,
+    atomic_fetch_min, atomic_fetch_or, atomic_fetch_sub, atomic_fetch_xor,
+};
 pub use completion_future::CompletionFuture;
 pub use copy::{CopySource, CopyTarget, copy, copy_async};
 pub use element::{Element, ElementKind, ElementType, FieldType, ScalarType};
@@ -176,7 +182,10 @@ pub mod prelude {
         Accelerator, AcceleratorView, Array, ArrayView, CompletionFuture, Double2, Double3,
         Double4, Element, Error, Extent, Float, Float2, Float3, Float4, Index, Int2, Int3, Int4,
         Integer, Number, QueuingMode, ReadOnly, ReadWrite, TileBarrier, TiledExtent, TiledIndex,
-        UInt2, UInt3, UInt4, copy, copy_async, parallel_for_each,
+        UInt2, UInt3, UInt4, atomic_compare_exchange, atomic_exchange, atomic_fetch_add,
+        atomic_fetch_and, atomic_fetch_dec, atomic_fetch_inc, atomic_fetch_max, atomic_fetch_min,
+        atomic_fetch_or, atomic_fetch_sub, atomic_fetch_xor, copy, copy_async, direct3d,
+        parallel_for_each,
     };
     pub use amp_macros::kernel;
 }

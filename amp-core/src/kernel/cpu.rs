@@ -291,6 +291,15 @@ impl<E: crate::Element, const D: usize> native::Store<E, D> for LocalTile<E, D> 
     }
 }
 
+impl<E: crate::atomic::AtomicElement, const D: usize> native::AtomicAccess<E, D>
+    for LocalTile<E, D>
+{
+    #[inline(always)]
+    fn atomic(&self, idx: impl native::IntoIndex<D>) -> crate::atomic::AtomicRef<'_, E> {
+        crate::atomic::AtomicRef::local(&self.cells[self.at(idx.into_index())])
+    }
+}
+
 /// Runs the split native form of a tiled kernel: batches of consecutive
 /// tiles on the pool.
 pub(crate) fn run_split<const N: usize, C: Sync, F: Fn(&C, &TileBatch<N>) + Sync>(

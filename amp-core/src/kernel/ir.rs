@@ -309,6 +309,43 @@ pub enum Builtin {
     IsPowerOfTwo,
 }
 
+/// Atomic read-modify-write operations (C++ AMP's `atomic_fetch_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
+    Exchange,
+    CompareExchange,
+}
+
+impl AtomicOp {
+    /// The WGSL built-in.
+    pub fn wgsl(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "atomicAdd",
+            AtomicOp::Sub => "atomicSub",
+            AtomicOp::And => "atomicAnd",
+            AtomicOp::Or => "atomicOr",
+            AtomicOp::Xor => "atomicXor",
+            AtomicOp::Min => "atomicMin",
+            AtomicOp::Max => "atomicMax",
+            AtomicOp::Exchange => "atomicExchange",
+            AtomicOp::CompareExchange => "atomicCompareExchangeWeak",
+        }
+    }
+
+    /// Whether `f32` elements are allowed.
+    pub fn allows_f32(self) -> bool {
+        matches!(self, AtomicOp::Add | AtomicOp::Sub | AtomicOp::Exchange)
+    }
+}
+
 /// A literal as the macro saw it: unsuffixed literals get their type from
 /// inference, as in Rust.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -380,6 +417,12 @@ pub enum ExprKind {
     TileLoad(LocalId, Vec<Expr>),
     /// `a.extent()` of a captured container (an `Index<N>`-shaped value).
     Extent(CaptureId),
+    /// An atomic operation on an element of a captured container or of a
+    /// `tile_static` array (a [`Place::Element`] or [`Place::TileElement`]),
+    /// with its operands; its value is the element's old value.
+    /// `CompareExchange` takes the expected and the new value, and
+    /// exchanges only if the element equals the expected one.
+    Atomic(AtomicOp, Box<Place>, Vec<Expr>),
     /// A block with a tail expression.
     Block(Block),
 }

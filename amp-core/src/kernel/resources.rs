@@ -252,6 +252,10 @@ impl Measure {
             ExprKind::MakeStruct(_, fields) => {
                 fields.iter().try_for_each(|(_, x)| self.expr(x, facts))
             }
+            ExprKind::Atomic(_, place, args) => {
+                self.exprs(args, facts)?;
+                self.place(place, facts)
+            }
             ExprKind::CallFn(f, args, type_args) => {
                 self.exprs(args, facts)?;
                 let bytes = self.function(*f, type_args, e.span)?;

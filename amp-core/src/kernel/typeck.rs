@@ -483,6 +483,51 @@ impl<'k> Checker<'k> {
     }
 
     /// The element type of `tile_static` array `id` indexed by `idx`.
+    /// An atomic operation: on a writable container's or a `tile_static`
+    /// array's `i32`/`u32` element (`f32` for add, sub and exchange); its
+    /// operands and value have the element's type.
+    fn atomic(&mut self, op: AtomicOp, place: &Place, args: &[Expr], span: Span) -> Result<Term> {
+        let t = match place {
+            Place::Element(c, idx) => {
+                if let CaptureKind::Container {
+                    writable: false, ..
+                } = self.capture(*c, span)?
+                {
+                    return Err(type_error(
+                        span,
+                        "an atomic operation on a read-only view".to_string(),
+                    ));
+                }
+                self.load(*c, idx, span)?
+            }
+            Place::TileElement(id, idx) => self.tile_element(*id, idx, span)?,
+            _ => {
+                return Err(type_error(
+                    span,
+                    "atomics apply to elements of captured views and tile_static arrays".to_string(),
+                ));
+            }
+        };
+        for a in args {
+            let at = self.expr(a)?;
+            self.solver.unify(&t, &at, span)?;
+        }
+        match self.solver.resolve(&t) {
+            Term::Known(Type::Scalar(Scalar::I32 | Scalar::U32)) => {}
+            Term::Known(Type::Scalar(Scalar::F32)) if op.allows_f32() => {}
+            other => {
+                return Err(type_error(
+                    span,
+                    format!(
+                        "atomic {op:?} applies to i32 and u32 elements{}, not {other:?}",
+                        if op.allows_f32() { " and f32" } else { "" }
+                    ),
+                ));
+            }
+        }
+        Ok(t)
+    }
+
     fn tile_element(&mut self, id: LocalId, idx: &[Expr], span: Span) -> Result<Term> {
         let mut t = self.local(id);
         for i in idx {
@@ -630,6 +675,7 @@ impl<'k> Checker<'k> {
                 Term::Known(Type::Scalar(*s))
             }
             ExprKind::Load(c, idx) => self.load(*c, idx, span)?,
+            ExprKind::Atomic(op, place, args) => self.atomic(*op, place, args, span)?,
             ExprKind::IndexComponent(x, k) => {
                 let xt = self.expr(x)?;
                 let kt = self.expr(k)?;
@@ -974,6 +1020,10 @@ fn write_literals(e: &mut Expr, next: &mut Fill) {
         | ExprKind::MakeArray(idx)
         | ExprKind::Call(_, idx) => {
             idx.iter_mut().for_each(|i| write_literals(i, next));
+        }
+        ExprKind::Atomic(_, place, args) => {
+            write_literals_place(place, next);
+            args.iter_mut().for_each(|a| write_literals(a, next));
         }
         ExprKind::IndexComponent(a, b) | ExprKind::ArrayElement(a, b) => {
             write_literals(a, next);

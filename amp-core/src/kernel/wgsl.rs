@@ -139,6 +139,9 @@ struct Writer<'k> {
     /// The `#[kernel]` function instances written so far (shared by the
     /// writers of the kernel and of every function it calls).
     fns: std::rc::Rc<std::cell::RefCell<FnRegistry>>,
+    /// The memory atomics touch: its WGSL type is atomic, and every access
+    /// to it is an atomic built-in.
+    atomic: super::passes::AtomicTargets,
 }
 
 /// `#[kernel]` function instances of one module.
@@ -180,7 +183,7 @@ fn is_const(e: &Expr) -> bool {
 /// nothing the rest of the statement reads.
 fn is_pure_line(line: &str) -> bool {
     let l = line.trim_start();
-    l.starts_with("let ") || l.starts_with("var ")
+    (l.starts_with("let ") || l.starts_with("var ")) && !l.contains("atomic")
 }
 
 /// Whether a value's text reads nothing that statements can change: a
@@ -345,6 +348,25 @@ pub(crate) fn type_wgsl(t: &Type) -> String {
     }
 }
 
+/// The WGSL type of memory that atomics touch: `t` with its scalar
+/// elements atomic (`f32` held as `atomic<u32>`).
+fn atomic_type_wgsl(t: &Type) -> String {
+    match t {
+        Type::Array(elem, n) => format!("array<{}, {n}>", atomic_type_wgsl(elem)),
+        Type::Scalar(Scalar::F32) => "atomic<u32>".to_string(),
+        other => format!("atomic<{}>", type_wgsl(other)),
+    }
+}
+
+/// A plain read of an element of atomic memory.
+fn atomic_load(target: &str, ty: &Type) -> String {
+    if *ty == Type::Scalar(Scalar::F32) {
+        format!("bitcast<f32>(atomicLoad(&{target}))")
+    } else {
+        format!("atomicLoad(&{target})")
+    }
+}
+
 /// Records the declarations `t` needs (structs, tuples) in `decls`.
 fn note_type(t: &Type, decls: &mut std::collections::BTreeMap<String, String>) {
     match t {
@@ -394,6 +416,7 @@ pub(crate) fn write(
         immediates,
         loop_guard,
         fns: Default::default(),
+        atomic: super::passes::atomic_targets(&kernel.body),
     };
     w.module()
 }
@@ -473,11 +496,15 @@ impl Writer<'_> {
                 }
                 self.note(elem);
                 let access = if *writable { "read_write" } else { "read" };
+                let elem_wgsl = if self.atomic.captures.contains(&(i as u32)) {
+                    atomic_type_wgsl(elem)
+                } else {
+                    type_wgsl(elem)
+                };
                 let _ = writeln!(
                     self.out,
-                    "@group(0) @binding({binding}) var<storage, {access}> {}: array<{}>;",
+                    "@group(0) @binding({binding}) var<storage, {access}> {}: array<{elem_wgsl}>;",
                     self.captures[i],
-                    type_wgsl(elem)
                 );
                 binding += 1;
             }
@@ -684,15 +711,30 @@ impl Writer<'_> {
                     self.bind_before(&mut value, &[end], &mut pre);
                 }
                 let value = value.pop().expect("one value");
+                let atomic = self.is_atomic(place);
+                let current = if atomic {
+                    atomic_load(&target, &target_ty)
+                } else {
+                    target.clone()
+                };
                 let value = match op {
                     None => value.0,
                     Some(op) => {
-                        self.binary(*op, (target.clone(), target_ty), value, span, &mut pre)?
+                        self.binary(*op, (current, target_ty.clone()), value, span, &mut pre)?
                             .0
                     }
                 };
                 self.flush_pre(pre);
-                self.line(&format!("{target} = {value};"));
+                if atomic {
+                    let value = if target_ty == Type::Scalar(Scalar::F32) {
+                        format!("bitcast<u32>({value})")
+                    } else {
+                        value
+                    };
+                    self.line(&format!("atomicStore(&{target}, {value});"));
+                } else {
+                    self.line(&format!("{target} = {value};"));
+                }
             }
             StmtKind::Expr(e) => {
                 let mut pre = Vec::new();
@@ -829,7 +871,12 @@ impl Writer<'_> {
                 if ty.uses_f64() {
                     self.uses_f64 = true;
                 }
-                let decl = format!("var<workgroup> {wname}: {};\n", type_wgsl(ty));
+                let ty_wgsl = if self.atomic.tiles.contains(local) {
+                    atomic_type_wgsl(ty)
+                } else {
+                    type_wgsl(ty)
+                };
+                let decl = format!("var<workgroup> {wname}: {ty_wgsl};\n");
                 self.fns
                     .borrow_mut()
                     .decls
@@ -960,6 +1007,7 @@ impl Writer<'_> {
             immediates: self.immediates,
             loop_guard: self.loop_guard,
             fns: std::rc::Rc::clone(&self.fns),
+            atomic: Default::default(),
         };
         let mut params = Vec::new();
         for (i, (local, pname, ty)) in func.params.iter().enumerate() {
@@ -1171,6 +1219,107 @@ impl Writer<'_> {
             let _ = write!(addr, " + u32({comp}) * amp_p.amp_c{i}_s{d}");
         }
         Ok((format!("{}[{addr}]", self.captures[i]), elem))
+    }
+
+    /// Whether `p` is an element of memory that atomics touch.
+    fn is_atomic(&self, p: &Place) -> bool {
+        match p {
+            Place::Element(c, _) => self.atomic.captures.contains(&c.0),
+            Place::TileElement(id, _) => self.atomic.tiles.contains(id),
+            _ => false,
+        }
+    }
+
+    /// An atomic operation: bound to a temporary, in order with the
+    /// statements around it. `f32` elements are held as `atomic<u32>`: add
+    /// and sub become a compare-exchange loop, so that no adapter feature is
+    /// needed. Compare-exchange is strong (retried while it fails without a
+    /// different value).
+    fn atomic_op(
+        &mut self,
+        op: AtomicOp,
+        place: &Place,
+        args: &[Expr],
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<(String, Type)> {
+        if !self.is_atomic(place) {
+            return Err(compile_error(
+                span,
+                "atomics apply to elements of captured views and tile_static arrays",
+            ));
+        }
+        // As in Rust: the element's address, then the operands.
+        let (target, ty) = self.place(place, span, pre)?;
+        let ends_target = pre.len();
+        let mut vals = Vec::new();
+        let mut ends = Vec::new();
+        for a in args {
+            vals.push(self.expr(a, pre)?);
+            ends.push(pre.len());
+        }
+        let ptr = if pre[ends_target..].iter().all(|l| is_pure_line(l)) {
+            format!("&{target}")
+        } else {
+            // An operand has effects: the address is taken before them.
+            let tmp = self.fresh();
+            pre.insert(ends_target, format!("let {tmp} = &{target};"));
+            for e in &mut ends {
+                *e += 1;
+            }
+            tmp
+        };
+        self.bind_before(&mut vals, &ends, pre);
+        let float = ty == Type::Scalar(Scalar::F32);
+        let word = |v: &str| {
+            if float {
+                format!("bitcast<u32>({v})")
+            } else {
+                v.to_string()
+            }
+        };
+        let old = self.fresh();
+        match op {
+            AtomicOp::Add | AtomicOp::Sub if float => {
+                let sign = if op == AtomicOp::Add { "+" } else { "-" };
+                let r = self.fresh();
+                pre.push(format!("var {old} = atomicLoad({ptr});"));
+                pre.push("loop {".to_string());
+                pre.push(format!(
+                    "    let {r} = atomicCompareExchangeWeak({ptr}, {old}, bitcast<u32>(bitcast<f32>({old}) {sign} {}));",
+                    vals[0].0
+                ));
+                pre.push(format!("    if ({r}.exchanged) {{ break; }}"));
+                pre.push(format!("    {old} = {r}.old_value;"));
+                pre.push("}".to_string());
+            }
+            AtomicOp::CompareExchange => {
+                let r = self.fresh();
+                let (expected, new) = (&vals[0].0, &vals[1].0);
+                pre.push(format!("var {old}: {};", type_wgsl(&ty)));
+                pre.push("loop {".to_string());
+                pre.push(format!(
+                    "    let {r} = atomicCompareExchangeWeak({ptr}, {expected}, {new});"
+                ));
+                pre.push(format!("    {old} = {r}.old_value;"));
+                pre.push(format!(
+                    "    if ({r}.exchanged || {r}.old_value != {expected}) {{ break; }}"
+                ));
+                pre.push("}".to_string());
+                return Ok((old, ty));
+            }
+            _ => {
+                pre.push(format!(
+                    "let {old} = {}({ptr}, {});",
+                    op.wgsl(),
+                    word(&vals[0].0)
+                ));
+            }
+        }
+        if float {
+            return Ok((format!("bitcast<f32>({old})"), ty));
+        }
+        Ok((old, ty))
     }
 
     fn place(&mut self, p: &Place, span: Span, pre: &mut Vec<String>) -> Result<(String, Type)> {
@@ -1407,7 +1556,14 @@ impl Writer<'_> {
                 };
                 Ok((text, Type::Scalar(*to)))
             }
-            ExprKind::Load(c, idx) => self.address(*c, idx, span, pre),
+            ExprKind::Load(c, idx) => {
+                let (text, ty) = self.address(*c, idx, span, pre)?;
+                if self.atomic.captures.contains(&c.0) {
+                    return Ok((atomic_load(&text, &ty), ty));
+                }
+                Ok((text, ty))
+            }
+            ExprKind::Atomic(op, place, args) => self.atomic_op(*op, place, args, span, pre),
             ExprKind::Extent(c) => {
                 // The extent is part of the container's launch parameters.
                 let (i, _, rank) = self.capture_container(*c, span)?;
@@ -1418,7 +1574,13 @@ impl Writer<'_> {
                     Type::Index(rank),
                 ))
             }
-            ExprKind::TileLoad(id, idx) => self.tile_element(*id, idx, span, pre),
+            ExprKind::TileLoad(id, idx) => {
+                let (text, ty) = self.tile_element(*id, idx, span, pre)?;
+                if self.atomic.tiles.contains(id) {
+                    return Ok((atomic_load(&text, &ty), ty));
+                }
+                Ok((text, ty))
+            }
             ExprKind::Tiled(f) => {
                 let name = match f {
                     TiledField::Global => "amp_global",

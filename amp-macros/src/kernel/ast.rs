@@ -106,8 +106,28 @@ pub(crate) enum ExprKind {
     TileLoad(u32, Ident, Vec<Expr>),
     /// `cap.extent()`: a captured container's extent.
     Extent(u32, Ident),
+    /// A call of an atomic function (`atomic_fetch_add(&a[i], v)`).
+    Atomic(Box<Atomic>),
     If(Box<Expr>, Block, Block),
     Block(Block),
+}
+
+/// An atomic function's call.
+#[derive(Debug, Clone)]
+pub(crate) struct Atomic {
+    /// The function as written (the native body calls it).
+    pub(crate) path: syn::ExprPath,
+    /// The IR's `AtomicOp` variant (`inc` and `dec` add and subtract one).
+    pub(crate) op: &'static str,
+    /// Whether the call is `atomic_fetch_inc` or `atomic_fetch_dec`.
+    pub(crate) implicit_one: bool,
+    /// The element (`&a[i]`): a container's or a `tile_static` array's.
+    pub(crate) target: Place,
+    /// The operands after the element (and after `&mut expected`).
+    pub(crate) args: Vec<Expr>,
+    /// `atomic_compare_exchange`'s `&mut expected`: the local, and two
+    /// locals of the lowering (the old value and the result).
+    pub(crate) expected: Option<(u32, Ident, u32, u32)>,
 }
 
 #[derive(Debug, Clone)]

@@ -238,6 +238,18 @@ impl Uniformity {
                 true
             }
             ExprKind::Tiled(field, _) => matches!(*field, "Global" | "Local"),
+            // An atomic's old value differs by thread; so does what
+            // `atomic_compare_exchange` writes to `expected`.
+            ExprKind::Atomic(a) => {
+                if let Place::Element(_, _, idx) | Place::TileElement(_, _, idx) = &a.target {
+                    self.any(idx, ctx);
+                }
+                self.any(&a.args, ctx);
+                if let Some((id, ..)) = &a.expected {
+                    self.mark(*id, true);
+                }
+                true
+            }
             // The right operand of `&&` and `||` runs only for some values
             // of the left one: under varying control if the left varies
             // (a barrier in a block there is divergent).
@@ -352,6 +364,12 @@ fn expr(e: &Expr, loops: u32, errors: &mut Errors) {
         | ExprKind::Array(xs)
         | ExprKind::Call(_, _, xs) => {
             xs.iter().for_each(|x| expr(x, loops, errors));
+        }
+        ExprKind::Atomic(a) => {
+            if let Place::Element(_, _, idx) | Place::TileElement(_, _, idx) = &a.target {
+                idx.iter().for_each(|x| expr(x, loops, errors));
+            }
+            a.args.iter().for_each(|x| expr(x, loops, errors));
         }
         _ => {}
     }

@@ -497,8 +497,77 @@ fn ir_expr(e: &Expr) -> TokenStream {
             let b = ir_block(b);
             quote!(__ir::ExprKind::Block(#b))
         }
+        ExprKind::Atomic(a) => return ir_atomic(a, &span),
     };
     quote!(__ir::Expr::new(#kind, #span))
+}
+
+/// An atomic call in the IR. `inc`/`dec` add/subtract one;
+/// `atomic_compare_exchange(&a[i], &mut expected, v)` becomes
+/// `{ let old = <CompareExchange>(a[i], expected, v); let ok = old ==
+/// expected; expected = old; ok }`, so that the passes see the write to
+/// `expected` as an ordinary assignment.
+fn ir_atomic(a: &Atomic, span: &TokenStream) -> TokenStream {
+    let op = format_ident!("{}", a.op);
+    let place = ir_place(&a.target);
+    let mut args: Vec<TokenStream> = a.args.iter().map(ir_expr).collect();
+    if a.implicit_one {
+        args.push(quote!(__ir::Expr::new(
+            __ir::ExprKind::Lit(__ir::Lit::Int(1, ::core::option::Option::None)),
+            #span
+        )));
+    }
+    let Some((expected, _, old, ok)) = &a.expected else {
+        return quote!(__ir::Expr::new(
+            __ir::ExprKind::Atomic(
+                __ir::AtomicOp::#op,
+                ::std::boxed::Box::new(#place),
+                ::std::vec![#(#args),*],
+            ),
+            #span
+        ));
+    };
+    let (expected, old, ok) = (local_id(*expected), local_id(*old), local_id(*ok));
+    let local = |id: &TokenStream| quote!(__ir::Expr::new(__ir::ExprKind::Local(#id), #span));
+    let (e_expected, e_old, e_ok) = (local(&expected), local(&old), local(&ok));
+    quote!(__ir::Expr::new(
+        __ir::ExprKind::Block(__ir::Block {
+            stmts: ::std::vec![
+                __ir::Stmt::new(__ir::StmtKind::Let {
+                    local: #old,
+                    name: "amp_cas_old",
+                    ty: ::core::option::Option::None,
+                    init: ::core::option::Option::Some(__ir::Expr::new(
+                        __ir::ExprKind::Atomic(
+                            __ir::AtomicOp::CompareExchange,
+                            ::std::boxed::Box::new(#place),
+                            ::std::vec![#e_expected, #(#args),*],
+                        ),
+                        #span
+                    )),
+                }, #span),
+                __ir::Stmt::new(__ir::StmtKind::Let {
+                    local: #ok,
+                    name: "amp_cas_ok",
+                    ty: ::core::option::Option::None,
+                    init: ::core::option::Option::Some(__ir::Expr::new(
+                        __ir::ExprKind::Binary(
+                            __ir::BinOp::Eq,
+                            ::std::boxed::Box::new(#e_old),
+                            ::std::boxed::Box::new(#e_expected),
+                        ),
+                        #span
+                    )),
+                }, #span),
+                __ir::Stmt::new(
+                    __ir::StmtKind::Assign(__ir::Place::Local(#expected), ::core::option::Option::None, #e_old),
+                    #span
+                ),
+            ],
+            tail: ::core::option::Option::Some(::std::boxed::Box::new(#e_ok)),
+        }),
+        #span
+    ))
 }
 
 fn opt_scalar(s: Option<Scalar>) -> TokenStream {
@@ -993,6 +1062,18 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         ExprKind::Block(b) => {
             let b = native_block(cx, b);
             quote!({ #b })
+        }
+        ExprKind::Atomic(a) => {
+            let (name, idx) = match &a.target {
+                Place::Element(_, name, idx) | Place::TileElement(_, name, idx) => (name, idx),
+                _ => unreachable!("the parser accepts only elements of memory"),
+            };
+            let index = native_index(cx, idx);
+            let access = kpath("AtomicAccess::atomic");
+            let path = &a.path;
+            let expected = a.expected.as_ref().map(|(_, n, ..)| quote!(&mut #n,));
+            let args = a.args.iter().map(|e| native_expr(cx, e));
+            quote_spanned!(span=> #path(#access(#name, #index), #expected #(#args),*))
         }
     }
 }

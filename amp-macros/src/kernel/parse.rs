@@ -146,6 +146,24 @@ pub(crate) fn builtin(name: &str) -> Option<&'static str> {
         .map(|(_, b)| *b)
 }
 
+/// The IR operation and the argument count of an atomic function.
+fn atomic_function(name: &str) -> Option<(&'static str, usize)> {
+    Some(match name {
+        "atomic_fetch_add" => ("Add", 2),
+        "atomic_fetch_sub" => ("Sub", 2),
+        "atomic_fetch_and" => ("And", 2),
+        "atomic_fetch_or" => ("Or", 2),
+        "atomic_fetch_xor" => ("Xor", 2),
+        "atomic_fetch_min" => ("Min", 2),
+        "atomic_fetch_max" => ("Max", 2),
+        "atomic_exchange" => ("Exchange", 2),
+        "atomic_fetch_inc" => ("Add", 1),
+        "atomic_fetch_dec" => ("Sub", 1),
+        "atomic_compare_exchange" => ("CompareExchange", 3),
+        _ => return None,
+    })
+}
+
 fn is_const_name(name: &str) -> bool {
     name.chars().any(|c| c.is_ascii_uppercase())
         && name
@@ -1014,6 +1032,95 @@ impl Resolver<'_> {
         }
     }
 
+    /// A call of an atomic function: `&a[i]` (an element of a captured
+    /// view or of a `tile_static` array) first, then for
+    /// `atomic_compare_exchange` `&mut expected` (a local), then values.
+    fn atomic(
+        &mut self,
+        c: &syn::ExprCall,
+        path: &syn::ExprPath,
+        name: &str,
+        op: &'static str,
+        arity: usize,
+    ) -> Option<Expr> {
+        let span = c.span();
+        if c.args.len() != arity {
+            let form = match arity {
+                1 => format!("`{name}(&a[idx])`"),
+                3 => format!("`{name}(&a[idx], &mut expected, value)`"),
+                _ => format!("`{name}(&a[idx], value)`"),
+            };
+            self.errors.at(
+                c,
+                format!("`{name}` takes {arity} argument{}: {form}", if arity == 1 { "" } else { "s" }),
+            );
+            return None;
+        }
+        let place_error = format!(
+            "the first argument of `{name}` is the element it applies to, `&a[idx]`: an element of a captured view or array, or of a tile_static array (C++ AMP atomics apply to global and tile_static memory)"
+        );
+        let syn::Expr::Reference(r) = strip_parens(&c.args[0]) else {
+            self.errors.at(&c.args[0], place_error);
+            return None;
+        };
+        if !matches!(strip_parens(&r.expr), syn::Expr::Index(_)) {
+            self.errors.at(&c.args[0], place_error);
+            return None;
+        }
+        let (base, idx) = self.index_chain(&r.expr)?;
+        let target = match base {
+            IndexBase::Capture(cap, n) => Place::Element(cap, n, idx),
+            IndexBase::TileStatic(id, n) => Place::TileElement(id, n, idx),
+            IndexBase::Local(..) | IndexBase::KernelIndex(_) => {
+                self.errors.at(&c.args[0], place_error);
+                return None;
+            }
+        };
+        let mut rest = c.args.iter().skip(1);
+        let expected = if op == "CompareExchange" {
+            let arg = rest.next().expect("three arguments");
+            let local = match strip_parens(arg) {
+                syn::Expr::Reference(r) if r.mutability.is_some() => match strip_parens(&r.expr) {
+                    syn::Expr::Path(p) => self.path_ident(p).and_then(|n| {
+                        match self.lookup(&n.to_string()) {
+                            Some(Binding::Local(id, alias)) => Some((id, alias.unwrap_or(n))),
+                            _ => None,
+                        }
+                    }),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some((id, n)) = local else {
+                self.errors.at(
+                    arg,
+                    "the second argument of `atomic_compare_exchange` is `&mut expected`, a `let mut` local of the kernel: it receives the element's value when the exchange fails",
+                );
+                return None;
+            };
+            let old = self.next_local;
+            self.next_local += 2;
+            Some((id, n, old, old + 1))
+        } else {
+            None
+        };
+        let args: Vec<Expr> = rest.filter_map(|a| self.expr(a)).collect();
+        if args.len() + 1 + usize::from(expected.is_some()) != arity {
+            return None;
+        }
+        Some(Expr {
+            kind: ExprKind::Atomic(Box::new(Atomic {
+                path: path.clone(),
+                op,
+                implicit_one: arity == 1,
+                target,
+                args,
+                expected,
+            })),
+            span,
+        })
+    }
+
     fn path_ident(&self, p: &syn::ExprPath) -> Option<Ident> {
         if p.qself.is_none() && p.path.segments.len() == 1 && p.path.segments[0].arguments.is_none()
         {
@@ -1353,6 +1460,11 @@ impl Resolver<'_> {
                             "heap allocation is not possible in kernels: accelerators have no heap (C++ AMP restrict(amp)); use a fixed-size array local `[T; N]`",
                         );
                         return None;
+                    }
+                    if let Some(name) = segs.last()
+                        && let Some((op, arity)) = atomic_function(name)
+                    {
+                        return self.atomic(c, p, name, op, arity);
                     }
                     if p.qself.is_none() {
                         // A `#[kernel]` function (anything else fails to

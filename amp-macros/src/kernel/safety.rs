@@ -82,7 +82,11 @@ fn expr(e: &Expr) -> bool {
         ExprKind::MakeStruct(_, fields) => fields.iter().all(|(_, x)| expr(x)),
         ExprKind::If(c, a, b) => expr(c) && block(a) && block(b),
         ExprKind::Block(b) => block(b),
-        ExprKind::CallFn(..) | ExprKind::Tiled(..) | ExprKind::TileLoad(..) => false,
+        // Atomics may index anywhere (a histogram's bins).
+        ExprKind::CallFn(..)
+        | ExprKind::Tiled(..)
+        | ExprKind::TileLoad(..)
+        | ExprKind::Atomic(..) => false,
     }
 }
 

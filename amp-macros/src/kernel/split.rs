@@ -244,6 +244,12 @@ fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
         | ExprKind::MakeVector(_, _, _, xs)
         | ExprKind::MakeTuple(xs) => xs.iter().for_each(|x| visit_expr(x, f)),
         ExprKind::MakeStruct(_, fields) => fields.iter().for_each(|(_, x)| visit_expr(x, f)),
+        ExprKind::Atomic(a) => {
+            if let Place::Element(_, _, idx) | Place::TileElement(_, _, idx) = &a.target {
+                idx.iter().for_each(|x| visit_expr(x, f));
+            }
+            a.args.iter().for_each(|x| visit_expr(x, f));
+        }
         ExprKind::If(c, _, _) => visit_expr(c, f),
         ExprKind::Block(_) => {}
     }
@@ -456,6 +462,16 @@ impl Info {
             }
             ExprKind::TileLoad(id, _, _) => {
                 u.tiles.insert(*id);
+            }
+            ExprKind::Atomic(a) => {
+                if let Place::TileElement(id, _, _) = &a.target {
+                    u.tiles.insert(*id);
+                }
+                // `atomic_compare_exchange` writes `expected`.
+                if let Some((id, ..)) = &a.expected {
+                    u.uses.insert(*id);
+                    u.assigns.insert(*id);
+                }
             }
             ExprKind::If(_, a, b) => {
                 blocks.push(a);

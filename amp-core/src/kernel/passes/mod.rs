@@ -64,6 +64,37 @@ pub(crate) fn has_forced_unroll(body: &Block) -> bool {
     })
 }
 
+/// The memory that atomic operations touch in a kernel: those captured
+/// containers and `tile_static` arrays get atomic WGSL types, and every
+/// access to them becomes an atomic built-in.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct AtomicTargets {
+    /// Captured containers, by capture number.
+    pub(crate) captures: std::collections::HashSet<u32>,
+    /// `tile_static` arrays.
+    pub(crate) tiles: std::collections::HashSet<LocalId>,
+}
+
+/// The memory that the atomic operations of `body` touch.
+pub(crate) fn atomic_targets(body: &Block) -> AtomicTargets {
+    let mut found = AtomicTargets::default();
+    let mut copy = body.clone();
+    visit::exprs_mut(&mut copy, &mut |e| {
+        if let super::ir::ExprKind::Atomic(_, place, _) = &e.kind {
+            match &**place {
+                super::ir::Place::Element(c, _) => {
+                    found.captures.insert(c.0);
+                }
+                super::ir::Place::TileElement(id, _) => {
+                    found.tiles.insert(*id);
+                }
+                _ => {}
+            }
+        }
+    });
+    found
+}
+
 /// A source of new local ids, above every id of the body.
 #[derive(Debug)]
 pub(crate) struct Fresh(u32);

@@ -115,6 +115,12 @@ pub(crate) fn expr_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
                 expr_mut(x, f);
             }
         }
+        ExprKind::Atomic(_, place, args) => {
+            for x in args {
+                expr_mut(x, f);
+            }
+            place_exprs_mut(place, f);
+        }
         ExprKind::If(c, a, b) => {
             expr_mut(c, f);
             exprs_mut(a, f);
@@ -256,6 +262,12 @@ fn rename_expr(e: &mut Expr, map: &mut dyn FnMut(LocalId) -> LocalId) {
                 rename_expr(x, map);
             }
         }
+        ExprKind::Atomic(_, place, args) => {
+            for x in args {
+                rename_expr(x, map);
+            }
+            rename_place(place, map);
+        }
         _ => {}
     }
 }
@@ -299,6 +311,22 @@ pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
         | ExprKind::MakeTuple(xs)
         | ExprKind::TileLoad(_, xs) => xs.iter().collect(),
         ExprKind::MakeStruct(_, fields) => fields.iter().map(|(_, x)| x).collect(),
+        ExprKind::Atomic(_, place, args) => {
+            let mut out: Vec<&Expr> = args.iter().collect();
+            place_exprs(place, &mut out);
+            out
+        }
+    }
+}
+
+/// The index expressions of a place.
+pub(crate) fn place_exprs<'e>(p: &'e Place, out: &mut Vec<&'e Expr>) {
+    match p {
+        Place::Local(_) => {}
+        Place::Element(_, idx) | Place::ArrayElement(_, idx) | Place::TileElement(_, idx) => {
+            out.extend(idx)
+        }
+        Place::Field(base, _) => place_exprs(base, out),
     }
 }
 
