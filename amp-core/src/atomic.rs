@@ -45,7 +45,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 ///
 /// Made by the kernel macros from the first argument of an atomic function;
 /// it has no public constructor, since atomics exist only in kernels.
-pub struct AtomicRef<'a, T: AtomicElement> {
+pub struct AtomicRef<'a, T> {
     slot: Slot<'a, T>,
 }
 
@@ -57,7 +57,7 @@ enum Slot<'a, T> {
     Local(&'a Cell<T>),
 }
 
-impl<'a, T: AtomicElement> AtomicRef<'a, T> {
+impl<'a, T> AtomicRef<'a, T> {
     /// The element held in `word`.
     pub(crate) fn shared(word: &'a AtomicU32) -> Self {
         AtomicRef {
@@ -71,7 +71,9 @@ impl<'a, T: AtomicElement> AtomicRef<'a, T> {
             slot: Slot::Local(cell),
         }
     }
+}
 
+impl<T: AtomicElement> AtomicRef<'_, T> {
     /// Replaces the element by `f(old)`, atomically; returns `old`.
     #[inline]
     fn update(&self, f: impl Fn(T) -> T) -> T {
@@ -114,6 +116,11 @@ mod sealed {
 }
 
 /// The element types of atomic operations: `i32`, `u32` and `f32`.
+#[diagnostic::on_unimplemented(
+    message = "atomic operations apply to `i32`, `u32` and `f32` elements, not `{Self}`",
+    label = "`{Self}` has no atomic operations",
+    note = "C++ AMP's atomics are on 32-bit integers (and `f32` for exchange); GPUs have no 64-bit or struct atomics in WGSL"
+)]
 pub trait AtomicElement: crate::Element + Copy + sealed::Sealed {
     #[doc(hidden)]
     fn to_word(self) -> u32;
@@ -129,6 +136,11 @@ pub trait AtomicElement: crate::Element + Copy + sealed::Sealed {
 
 /// The integer element types of atomic operations: `i32` and `u32` (bitwise
 /// operations, minimum, maximum, increment, decrement, compare-exchange).
+#[diagnostic::on_unimplemented(
+    message = "this atomic operation applies to `i32` and `u32` elements, not `{Self}`",
+    label = "not `i32` or `u32`",
+    note = "on `f32` elements, atomics add, subtract and exchange"
+)]
 pub trait AtomicInteger: AtomicElement + Ord {
     #[doc(hidden)]
     const ONE: Self;

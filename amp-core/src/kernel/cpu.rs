@@ -291,9 +291,7 @@ impl<E: crate::Element, const D: usize> native::Store<E, D> for LocalTile<E, D> 
     }
 }
 
-impl<E: crate::atomic::AtomicElement, const D: usize> native::AtomicAccess<E, D>
-    for LocalTile<E, D>
-{
+impl<E: crate::Element, const D: usize> native::AtomicAccess<E, D> for LocalTile<E, D> {
     #[inline(always)]
     fn atomic(&self, idx: impl native::IntoIndex<D>) -> crate::atomic::AtomicRef<'_, E> {
         crate::atomic::AtomicRef::local(&self.cells[self.at(idx.into_index())])

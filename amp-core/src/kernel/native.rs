@@ -149,18 +149,16 @@ impl<T: Element, const N: usize> Store<T, N> for CpuView<T, N, ReadWrite> {
 /// argument of `atomic_fetch_add` and the others); only writable views and
 /// `tile_static` arrays of `i32`, `u32` and `f32` have it.
 #[diagnostic::on_unimplemented(
-    message = "an atomic operation needs an element of a writable view or of a `tile_static` array of `i32`, `u32` or `f32`; `{Self}` is not",
-    label = "not an atomic element",
+    message = "an atomic operation writes: its element must be one of a writable view or array, not of a read-only view",
+    label = "an element of a read-only view",
     note = "atomics write: capture an `ArrayView<_, _, ReadWrite>` (from `ArrayView::new_mut`) of `i32`, `u32` or `f32`"
 )]
-pub trait AtomicAccess<T: crate::atomic::AtomicElement, const N: usize> {
+pub trait AtomicAccess<T, const N: usize> {
     /// The element at `idx`.
     fn atomic(&self, idx: impl IntoIndex<N>) -> crate::atomic::AtomicRef<'_, T>;
 }
 
-impl<T: crate::atomic::AtomicElement, const N: usize> AtomicAccess<T, N>
-    for CpuView<T, N, ReadWrite>
-{
+impl<T: Element, const N: usize> AtomicAccess<T, N> for CpuView<T, N, ReadWrite> {
     #[inline]
     fn atomic(&self, idx: impl IntoIndex<N>) -> crate::atomic::AtomicRef<'_, T> {
         let w = self.word(idx.into_index());
@@ -168,7 +166,7 @@ impl<T: crate::atomic::AtomicElement, const N: usize> AtomicAccess<T, N>
     }
 }
 
-impl<E: crate::atomic::AtomicElement, const D: usize> AtomicAccess<E, D> for TileArray<'_, E, D> {
+impl<E: Element, const D: usize> AtomicAccess<E, D> for TileArray<'_, E, D> {
     fn atomic(&self, idx: impl IntoIndex<D>) -> crate::atomic::AtomicRef<'_, E> {
         let range = self.word_range(&idx.into_index());
         crate::atomic::AtomicRef::shared(&self.words[range.start])

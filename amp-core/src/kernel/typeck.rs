@@ -504,7 +504,8 @@ impl<'k> Checker<'k> {
             _ => {
                 return Err(type_error(
                     span,
-                    "atomics apply to elements of captured views and tile_static arrays".to_string(),
+                    "atomics apply to elements of captured views and tile_static arrays"
+                        .to_string(),
                 ));
             }
         };

@@ -1052,7 +1052,10 @@ impl Resolver<'_> {
             };
             self.errors.at(
                 c,
-                format!("`{name}` takes {arity} argument{}: {form}", if arity == 1 { "" } else { "s" }),
+                format!(
+                    "`{name}` takes {arity} argument{}: {form}",
+                    if arity == 1 { "" } else { "s" }
+                ),
             );
             return None;
         }
@@ -1081,12 +1084,13 @@ impl Resolver<'_> {
             let arg = rest.next().expect("three arguments");
             let local = match strip_parens(arg) {
                 syn::Expr::Reference(r) if r.mutability.is_some() => match strip_parens(&r.expr) {
-                    syn::Expr::Path(p) => self.path_ident(p).and_then(|n| {
-                        match self.lookup(&n.to_string()) {
-                            Some(Binding::Local(id, alias)) => Some((id, alias.unwrap_or(n))),
-                            _ => None,
-                        }
-                    }),
+                    syn::Expr::Path(p) => {
+                        self.path_ident(p)
+                            .and_then(|n| match self.lookup(&n.to_string()) {
+                                Some(Binding::Local(id, alias)) => Some((id, alias.unwrap_or(n))),
+                                _ => None,
+                            })
+                    }
                     _ => None,
                 },
                 _ => None,
