@@ -1017,3 +1017,129 @@ fn euclid_abs_diff_and_powers_of_two_match_rust() {
         }
     }
 }
+
+/// Rust's float methods that WGSL lacks, lowered on GPUs (`hypot`, `log`,
+/// `ln_1p`, `exp_m1`, `cbrt`, `sin_cos`) or written with care there
+/// (`asinh`, `acosh`, `atanh`, `rem_euclid`, `div_euclid`, `f32::from_bits`),
+/// against the same methods on the host: special values (zeros of both
+/// signs, infinities, NaN), tiny arguments where the naive formulas cancel,
+/// and large ones where they overflow. Tolerances: GPU precision for the
+/// transcendental ones, exact for the Euclidean ones and `from_bits`.
+#[test]
+fn rust_float_methods_wgsl_lacks_match_the_host() {
+    const N: usize = 1200;
+    for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(9970 + k as u64);
+        let mut xs: Vec<f32> = (0..N)
+            .map(|_| {
+                // Magnitudes from 1e-6 to 1e6, both signs.
+                let e = rng.range(-60, 60) as f32 / 10.0;
+                let s = if rng.range(0, 2) == 0 { 1.0 } else { -1.0 };
+                s * 10f32.powf(e) * (1.0 + rng.range(0, 1000) as f32 / 1000.0)
+            })
+            .collect();
+        let mut ys: Vec<f32> = (0..N)
+            .map(|_| rng.range(-4000, 4000) as f32 / 64.0)
+            .collect();
+        let specials = [
+            (0.0f32, 3.0f32),
+            (-0.0, -3.0),
+            (f32::INFINITY, f32::NAN),
+            (f32::NEG_INFINITY, 2.0),
+            (f32::NAN, f32::INFINITY),
+            (1e-7, 1e-7),
+            (-1e-7, 0.5),
+            (3e19, 4e19),
+            (-7.5, 2.0),
+            (7.5, -2.0),
+            (0.5, 1e-8),
+            (-0.9999, 0.25),
+        ];
+        for (j, (x, y)) in specials.into_iter().enumerate() {
+            xs[j] = x;
+            ys[j] = y;
+        }
+        let bits: Vec<u32> = xs.iter().map(|x| x.to_bits() ^ 0x8000_0000).collect();
+        // Arguments of atanh (|t| < 1) and acosh (u >= 1), rounded on the
+        // host: a GPU may reassociate `(|x| + 1) - 1` to `|x|`.
+        // |t| <= 0.999: nearer to 1, atanh's condition number (1 / (1 -
+        // t^2)) turns the last-ulp differences of Rust's own formula into
+        // visible ones.
+        let ts: Vec<f32> = xs.iter().map(|v| 0.999 * v / (1.0 + v.abs())).collect();
+        let us: Vec<f32> = xs.iter().map(|v| v.abs() + 1.0).collect();
+        let mut out = vec![[f32::from_bits(POISON_U32); 14]; N];
+        {
+            let (x, y, b) = (
+                ArrayView::new([N as i32], &xs).unwrap(),
+                ArrayView::new([N as i32], &ys).unwrap(),
+                ArrayView::new([N as i32], &bits).unwrap(),
+            );
+            let (tv, uv) = (
+                ArrayView::new([N as i32], &ts).unwrap(),
+                ArrayView::new([N as i32], &us).unwrap(),
+            );
+            let o = ArrayView::new_mut([N as i32], &mut out).unwrap();
+            parallel_for_each!(&view, o.extent(), |i: Index<1>| {
+                let (v, w) = (x[i], y[i]);
+                let (s, c) = v.sin_cos();
+                let (t, u) = (tv[i], uv[i]);
+                o[i] = [
+                    v.hypot(w),
+                    v.abs().log(w.abs() + 2.0),
+                    t.ln_1p(),
+                    (v / 1000.0).exp_m1(),
+                    v.cbrt(),
+                    v.asinh(),
+                    u.acosh(),
+                    t.atanh(),
+                    s,
+                    c,
+                    v.rem_euclid(w),
+                    v.div_euclid(w),
+                    f32::from_bits(b[i]),
+                    (1.0f32).hypot(0.0),
+                ];
+            })
+            .unwrap();
+        }
+        let what = acc.description();
+        for j in 0..N {
+            let (v, w) = (xs[j], ys[j]);
+            let (s, c) = v.sin_cos();
+            let (t, u) = (ts[j], us[j]);
+            let want = [
+                v.hypot(w),
+                v.abs().log(w.abs() + 2.0),
+                t.ln_1p(),
+                (v / 1000.0).exp_m1(),
+                v.cbrt(),
+                v.asinh(),
+                u.acosh(),
+                t.atanh(),
+                s,
+                c,
+                v.rem_euclid(w),
+                v.div_euclid(w),
+                f32::from_bits(bits[j]),
+                1.0,
+            ];
+            for (m, (&got, &want)) in out[j].iter().zip(&want).enumerate() {
+                let exact = m >= 10;
+                let same = got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+                // Trigonometry of large arguments: absolute error (GPUs
+                // reduce the argument in f32).
+                let (rel, abs) = match m {
+                    8 | 9 => (1e-3, 2e-3 * v.abs().max(1.0).min(1e3)),
+                    _ => (F32_TRANSCENDENTAL, 1e-30),
+                };
+                let close = !exact
+                    && (close32(got, want, rel, abs) || (want.abs() < 1e-37 && got.abs() < 1e-37));
+                assert!(
+                    same || close,
+                    "{what}: method {m} of {v}, {w}: {got} vs {want}"
+                );
+            }
+        }
+    }
+}

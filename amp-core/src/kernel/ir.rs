@@ -307,6 +307,16 @@ pub enum Builtin {
     DivEuclid,
     AbsDiff,
     IsPowerOfTwo,
+    Hypot,
+    Log,
+    Ln1p,
+    ExpM1,
+    Cbrt,
+    Asinh,
+    Acosh,
+    Atanh,
+    SinCos,
+    FromBits,
 }
 
 /// Atomic read-modify-write operations (C++ AMP's `atomic_fetch_*`).

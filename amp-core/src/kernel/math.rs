@@ -102,14 +102,54 @@ pub trait Bits: Copy {
     /// `self` to the power `exp`, wrapping (kernel integers wrap; Rust's
     /// `pow` panics on overflow in debug builds).
     fn pow(self, exp: u32) -> Self;
-    /// The non-negative remainder of `self / b` (Rust's `rem_euclid`,
-    /// wrapping); 0 for `b == 0`, as kernel `%`.
-    fn rem_euclid(self, b: Self) -> Self;
-    /// The quotient that goes with [`Bits::rem_euclid`] (wrapping); `self`
-    /// for `b == 0`, as kernel `/`.
-    fn div_euclid(self, b: Self) -> Self;
     /// `|self - b|`, as a `u32` (Rust's `abs_diff`).
     fn abs_diff(self, b: Self) -> u32;
+}
+
+/// Euclidean division, of integers and floats.
+pub trait Euclid: Copy {
+    /// The non-negative remainder of `self / b` (Rust's `rem_euclid`;
+    /// integers wrap, and give 0 for `b == 0`, as kernel `%`).
+    fn rem_euclid(self, b: Self) -> Self;
+    /// The quotient that goes with [`Euclid::rem_euclid`] (integers wrap,
+    /// and give `self` for `b == 0`, as kernel `/`).
+    fn div_euclid(self, b: Self) -> Self;
+}
+
+macro_rules! int_euclid {
+    ($($t:ty),*) => {$(
+        impl Euclid for $t {
+            fn rem_euclid(self, b: Self) -> Self {
+                if b == 0 { 0 } else { <$t>::wrapping_rem_euclid(self, b) }
+            }
+            fn div_euclid(self, b: Self) -> Self {
+                if b == 0 { self } else { <$t>::wrapping_div_euclid(self, b) }
+            }
+        }
+    )*};
+}
+int_euclid!(i32, u32);
+
+macro_rules! float_euclid {
+    ($($t:ty),*) => {$(
+        impl Euclid for $t {
+            fn rem_euclid(self, b: Self) -> Self { <$t>::rem_euclid(self, b) }
+            fn div_euclid(self, b: Self) -> Self { <$t>::div_euclid(self, b) }
+        }
+    )*};
+}
+float_euclid!(f32, f64);
+
+/// `f32::from_bits` in kernels.
+pub trait FromBits: Copy {
+    /// The `f32` with these IEEE 754 bits.
+    fn from_bits(self) -> f32;
+}
+
+impl FromBits for u32 {
+    fn from_bits(self) -> f32 {
+        f32::from_bits(self)
+    }
 }
 
 /// `is_power_of_two` (of `u32`, as in Rust).
@@ -141,12 +181,6 @@ macro_rules! bits {
             fn rotate_left(self, n: u32) -> Self { <$t>::rotate_left(self, n) }
             fn rotate_right(self, n: u32) -> Self { <$t>::rotate_right(self, n) }
             fn pow(self, exp: u32) -> Self { <$t>::wrapping_pow(self, exp) }
-            fn rem_euclid(self, b: Self) -> Self {
-                if b == 0 { 0 } else { <$t>::wrapping_rem_euclid(self, b) }
-            }
-            fn div_euclid(self, b: Self) -> Self {
-                if b == 0 { self } else { <$t>::wrapping_div_euclid(self, b) }
-            }
             fn abs_diff(self, b: Self) -> u32 { <$t>::abs_diff(self, b) }
         }
     )*};
@@ -236,6 +270,24 @@ pub trait Float: Num + Abs {
     fn is_sign_negative(self) -> bool;
     /// Whether the sign bit is clear.
     fn is_sign_positive(self) -> bool;
+    /// `sqrt(self^2 + y^2)` without overflow.
+    fn hypot(self, y: Self) -> Self;
+    /// The logarithm in `base`.
+    fn log(self, base: Self) -> Self;
+    /// `ln(1 + self)`, accurate for small `self`.
+    fn ln_1p(self) -> Self;
+    /// `e^self - 1`, accurate for small `self`.
+    fn exp_m1(self) -> Self;
+    /// The cube root.
+    fn cbrt(self) -> Self;
+    #[allow(missing_docs)]
+    fn asinh(self) -> Self;
+    #[allow(missing_docs)]
+    fn acosh(self) -> Self;
+    #[allow(missing_docs)]
+    fn atanh(self) -> Self;
+    /// `(sin(self), cos(self))`.
+    fn sin_cos(self) -> (Self, Self);
 }
 
 macro_rules! float_fns {
@@ -275,6 +327,15 @@ macro_rules! float_fns {
             fn is_infinite(self) -> bool { <$t>::is_infinite(self) }
             fn is_sign_negative(self) -> bool { <$t>::is_sign_negative(self) }
             fn is_sign_positive(self) -> bool { <$t>::is_sign_positive(self) }
+            fn hypot(self, y: Self) -> Self { <$t>::hypot(self, y) }
+            fn log(self, base: Self) -> Self { <$t>::log(self, base) }
+            fn ln_1p(self) -> Self { <$t>::ln_1p(self) }
+            fn exp_m1(self) -> Self { <$t>::exp_m1(self) }
+            fn cbrt(self) -> Self { <$t>::cbrt(self) }
+            fn asinh(self) -> Self { <$t>::asinh(self) }
+            fn acosh(self) -> Self { <$t>::acosh(self) }
+            fn atanh(self) -> Self { <$t>::atanh(self) }
+            fn sin_cos(self) -> (Self, Self) { <$t>::sin_cos(self) }
         }
     )*};
 }

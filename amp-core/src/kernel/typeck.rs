@@ -810,8 +810,6 @@ impl<'k> Checker<'k> {
                 self.solver.require(&first, Kind::Int, span)?;
                 Ok(Term::Known(Type::Scalar(Scalar::U32)))
             }
-            // Integers only (Rust has float `rem_euclid` too; not yet in
-            // kernels).
             AbsDiff => {
                 self.solver.require(&first, Kind::Int, span)?;
                 for t in &ts[1..] {
@@ -824,7 +822,22 @@ impl<'k> Checker<'k> {
                     .unify(&first, &Term::Known(Type::Scalar(Scalar::U32)), span)?;
                 Ok(Term::Known(Type::Scalar(Scalar::Bool)))
             }
-            WrappingAdd | WrappingSub | WrappingMul | WrappingNeg | RemEuclid | DivEuclid => {
+            RemEuclid | DivEuclid => {
+                for t in &ts[1..] {
+                    self.solver.unify(&first, t, span)?;
+                }
+                Ok(first)
+            }
+            FromBits => {
+                self.solver
+                    .unify(&first, &Term::Known(Type::Scalar(Scalar::U32)), span)?;
+                Ok(Term::Known(Type::Scalar(Scalar::F32)))
+            }
+            SinCos => {
+                self.solver.require(&first, Kind::Float, span)?;
+                Ok(Term::TupleOf(vec![first.clone(), first]))
+            }
+            WrappingAdd | WrappingSub | WrappingMul | WrappingNeg => {
                 self.solver.require(&first, Kind::Int, span)?;
                 for t in &ts[1..] {
                     self.solver.unify(&first, t, span)?;
@@ -887,6 +900,8 @@ impl<'k> Checker<'k> {
 /// [`Error::KernelCompile`] if the body is ill-typed (a bug: rustc accepted
 /// the same body).
 pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
+    // The front end's last step: methods WGSL lacks, in terms of others.
+    super::passes::lower::block(&mut kernel.body, &[]);
     let mut checker = Checker::new(&kernel.captures, kernel.rank, Vec::new());
     checker.block(&kernel.body)?;
     Ok(checker.write_back(&mut kernel.body))
@@ -899,6 +914,8 @@ pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
 ///
 /// [`Error::KernelCompile`] if the body is ill-typed (a bug).
 pub(crate) fn check_function(function: &mut Function, type_args: &[Type]) -> Result<Types> {
+    let params: Vec<LocalId> = function.params.iter().map(|p| p.0).collect();
+    super::passes::lower::block(&mut function.body, &params);
     let mut checker = Checker::new(&[], 0, type_args.to_vec());
     let known: Vec<Term> = type_args.iter().map(|t| Term::Known(t.clone())).collect();
     for (local, _, ty) in &function.params {

@@ -2135,6 +2135,17 @@ impl Writer<'_> {
             ToBits => {
                 return Ok((format!("bitcast<u32>({})", a[0]), Type::Scalar(Scalar::U32)));
             }
+            FromBits => {
+                return Ok((format!("bitcast<f32>({})", a[0]), Type::Scalar(Scalar::F32)));
+            }
+            Hypot | Log | Ln1p | ExpM1 | Cbrt | SinCos | Asinh | Acosh | Atanh => {
+                return Err(compile_error(
+                    span,
+                    format!(
+                        "{f:?} reached the WGSL writer unlowered (a bug: passes::lower expands it)"
+                    ),
+                ));
+            }
             IsPowerOfTwo => {
                 let x = self.fresh();
                 pre.push(format!("let {x} = {};", a[0]));
@@ -2163,7 +2174,24 @@ impl Writer<'_> {
                 pre.push(format!("let {x} = {};", a[0]));
                 pre.push(format!("let {y} = {};", a[1]));
                 let r = self.scalar_binary(BinOp::Rem, &x, &y, s, pre);
-                if s == Scalar::U32 {
+                if s.is_float() {
+                    // Rust: `r + |y|` for a negative remainder; the
+                    // quotient is `trunc(x / y)` adjusted the same way.
+                    let rt = self.fresh();
+                    pre.push(format!("let {rt} = {r};"));
+                    if f == RemEuclid {
+                        format!("select({rt}, {rt} + abs({y}), {rt} < 0.0)")
+                    } else {
+                        let (q, qt) = (self.fresh(), self.fresh());
+                        pre.push(format!("let {q} = {x} / {y};"));
+                        pre.push(format!(
+                            "let {qt} = select(ceil({q}), floor({q}), {q} >= 0.0);"
+                        ));
+                        format!(
+                            "select({qt}, select({qt} + 1.0, {qt} - 1.0, {y} > 0.0), {rt} < 0.0)"
+                        )
+                    }
+                } else if s == Scalar::U32 {
                     if f == RemEuclid {
                         r
                     } else {

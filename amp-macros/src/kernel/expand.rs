@@ -1020,9 +1020,9 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
                 "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits"
                 | "count_zeros" | "leading_ones" | "trailing_ones" | "wrapping_add"
                 | "wrapping_sub" | "wrapping_mul" | "wrapping_neg" | "rotate_left"
-                | "rotate_right" | "pow" | "rem_euclid" | "div_euclid" | "abs_diff" => {
-                    kpath("Bits")
-                }
+                | "rotate_right" | "pow" | "abs_diff" => kpath("Bits"),
+                "rem_euclid" | "div_euclid" => kpath("Euclid"),
+                "from_bits" => kpath("FromBits"),
                 "is_power_of_two" => kpath("PowerOfTwo"),
                 "to_bits" => kpath("ToBits"),
                 _ => kpath("Float"),

@@ -136,6 +136,15 @@ const MATH_METHODS: &[(&str, &str)] = &[
     ("div_euclid", "DivEuclid"),
     ("abs_diff", "AbsDiff"),
     ("is_power_of_two", "IsPowerOfTwo"),
+    ("hypot", "Hypot"),
+    ("log", "Log"),
+    ("ln_1p", "Ln1p"),
+    ("exp_m1", "ExpM1"),
+    ("cbrt", "Cbrt"),
+    ("asinh", "Asinh"),
+    ("acosh", "Acosh"),
+    ("atanh", "Atanh"),
+    ("sin_cos", "SinCos"),
 ];
 
 /// The IR name of a built-in method, if `name` is one.
@@ -1464,6 +1473,18 @@ impl Resolver<'_> {
                             "heap allocation is not possible in kernels: accelerators have no heap (C++ AMP restrict(amp)); use a fixed-size array local `[T; N]`",
                         );
                         return None;
+                    }
+                    if segs.len() == 2
+                        && segs[0] == "f32"
+                        && segs[1] == "from_bits"
+                        && c.args.len() == 1
+                    {
+                        let arg = self.expr(&c.args[0])?;
+                        let method = p.path.segments[1].ident.clone();
+                        return Some(Expr {
+                            kind: ExprKind::Call("FromBits", method, vec![arg]),
+                            span,
+                        });
                     }
                     if let Some(name) = segs.last()
                         && let Some((op, arity)) = atomic_function(name)

@@ -21,6 +21,7 @@
 //! refused identically everywhere.
 
 pub(crate) mod fold;
+pub(crate) mod lower;
 pub(crate) mod scalarize;
 pub(crate) mod unroll;
 mod visit;

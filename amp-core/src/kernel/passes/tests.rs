@@ -427,3 +427,37 @@ fn reversed_loops_unroll_last_value_first() {
         "the last copy adds 0: folded away"
     );
 }
+
+/// The float methods WGSL lacks are lowered before type reconstruction:
+/// no call of them is left, their literals take the operands' type (`f32`
+/// here: an `f64` literal would fail naga's validation without the
+/// feature), and the kernel validates.
+#[test]
+fn float_methods_wgsl_lacks_are_lowered() {
+    let x = || elem_load();
+    for (f, args) in [
+        (Builtin::Hypot, vec![x(), f(2.0)]),
+        (Builtin::Log, vec![x(), f(3.0)]),
+        (Builtin::Ln1p, vec![x()]),
+        (Builtin::ExpM1, vec![x()]),
+        (Builtin::Cbrt, vec![x()]),
+        (Builtin::Asinh, vec![x()]),
+        (Builtin::Acosh, vec![x()]),
+        (Builtin::Atanh, vec![x()]),
+    ] {
+        let (k, wgsl) =
+            run(kernel(Scalar::F32, vec![store(e(ExprKind::Call(f, args)))])).expect("kernel");
+        let mut left = false;
+        let mut body = k.body.clone();
+        visit::exprs_mut(&mut body, &mut |x| {
+            left |= matches!(&x.kind, ExprKind::Call(g, _) if *g == f);
+        });
+        assert!(!left, "{f:?} was not lowered");
+        assert!(!wgsl.contains("lf"), "{f:?}: an f64 literal in\n{wgsl}");
+    }
+}
+
+/// `out[idx]`: an `f32` the passes cannot know.
+fn elem_load() -> Expr {
+    e(ExprKind::Load(CaptureId(0), vec![e(ExprKind::KernelIndex)]))
+}
