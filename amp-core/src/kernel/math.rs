@@ -142,7 +142,9 @@ float_euclid!(f32, f64);
 
 /// `f32::from_bits` in kernels.
 pub trait FromBits: Copy {
-    /// The `f32` with these IEEE 754 bits.
+    /// The `f32` with these IEEE 754 bits (named after `f32::from_bits`,
+    /// which the kernel form calls through this trait).
+    #[allow(clippy::wrong_self_convention)]
     fn from_bits(self) -> f32;
 }
 
