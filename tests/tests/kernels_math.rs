@@ -1130,7 +1130,7 @@ fn rust_float_methods_wgsl_lacks_match_the_host() {
                 // Trigonometry of large arguments: absolute error (GPUs
                 // reduce the argument in f32).
                 let (rel, abs) = match m {
-                    8 | 9 => (1e-3, 2e-3 * v.abs().max(1.0).min(1e3)),
+                    8 | 9 => (1e-3, 2e-3 * v.abs().clamp(1.0, 1e3)),
                     _ => (F32_TRANSCENDENTAL, 1e-30),
                 };
                 let close = !exact
