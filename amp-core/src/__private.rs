@@ -159,7 +159,10 @@ pub mod kernel {
     pub use crate::kernel::capture::{BindNative, Capture, CaptureList, assert_capture};
     pub use crate::kernel::cpu::{LocalTile, Slots, TileAt, TileBatch, WorkItem};
     pub use crate::kernel::ir;
-    pub use crate::kernel::math::{Abs, Bits, Euclid, Float, FromBits, Num, PowerOfTwo, ToBits};
+    pub use crate::kernel::math::{
+        Abs, Bits, Componentwise, Cross, Euclid, Float, FromBits, Geometric, Num, PowerOfTwo,
+        ToBits,
+    };
     pub use crate::kernel::native::{
         AtomicAccess, CpuView, IntoIndex, Store, TileArray, TileMemory, ops,
     };

@@ -167,6 +167,49 @@ macro_rules! impl_kind {
     };
     (float, $name:ident, $t:ty, [$($f:ident),+]) => {
         impl_kind!(@neg $name, [$($f),+]);
+
+        impl $name {
+            /// The dot product: the sum of the componentwise products.
+            ///
+            /// Corresponds to HLSL's and WGSL's `dot` (C++ AMP's short vectors
+            /// have none; its samples write the sum out). Also available in
+            /// kernels.
+            #[inline]
+            #[must_use]
+            pub fn dot(self, other: Self) -> $t {
+                let mut sum: $t = 0.0;
+                $(sum += self.$f * other.$f;)+
+                sum
+            }
+
+            /// The Euclidean length, `self.dot(self).sqrt()`.
+            ///
+            /// Also available in kernels (WGSL `length`).
+            #[inline]
+            #[must_use]
+            pub fn length(self) -> $t {
+                self.dot(self).sqrt()
+            }
+
+            /// The length of `self - other`.
+            ///
+            /// Also available in kernels (WGSL `distance`).
+            #[inline]
+            #[must_use]
+            pub fn distance(self, other: Self) -> $t {
+                (self - other).length()
+            }
+
+            /// The vector of length 1 in `self`'s direction: `self /
+            /// self.length()` (NaN components for a zero vector).
+            ///
+            /// Also available in kernels (WGSL `normalize`).
+            #[inline]
+            #[must_use]
+            pub fn normalize(self) -> Self {
+                self / self.length()
+            }
+        }
     };
     (@neg $name:ident, [$($f:ident),+]) => {
         impl Neg for $name {
@@ -474,3 +517,33 @@ short_vector! {
     Double4(f64, F64, "double_4", float, len 4, align 32) { x, y, z, w };
     example [1.5, -2.0, 3.0, 0.25], two 2.0, display "(1.5, -2, 3, 0.25)",
 }
+
+macro_rules! cross {
+    ($($name:ident),*) => {$(
+        impl $name {
+            /// The cross product `self x other`.
+            ///
+            /// Also available in kernels (WGSL `cross`).
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use amp_core::", stringify!($name), ";")]
+            ///
+            #[doc = concat!("let (x, y) = (", stringify!($name), "::new(1.0, 0.0, 0.0), ", stringify!($name), "::new(0.0, 1.0, 0.0));")]
+            #[doc = concat!("assert_eq!(x.cross(y), ", stringify!($name), "::new(0.0, 0.0, 1.0));")]
+            /// assert_eq!(x.dot(y), 0.0);
+            /// ```
+            #[inline]
+            #[must_use]
+            pub fn cross(self, other: Self) -> Self {
+                Self::new(
+                    self.y * other.z - self.z * other.y,
+                    self.z * other.x - self.x * other.z,
+                    self.x * other.y - self.y * other.x,
+                )
+            }
+        }
+    )*};
+}
+cross!(Float3, Double3);

@@ -1143,3 +1143,138 @@ fn rust_float_methods_wgsl_lacks_match_the_host() {
         }
     }
 }
+
+/// Short-vector math in kernels against the same methods on the host:
+/// component-wise `sqrt`, `abs`, `floor`, `ceil`, `min`, `max`, `clamp`,
+/// `mul_add`, `recip`, `exp`, `ln`, `cos`; `dot`, `length`, `distance`,
+/// `normalize`; `cross` of 3-component vectors; scalar * vector both ways;
+/// integer vector `abs`, `min`, `max`.
+#[test]
+fn short_vector_math_matches_the_host() {
+    const N: usize = 600;
+    for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(9990 + k as u64);
+        let v4 = |rng: &mut Rng| {
+            let c = f32s(rng, 4, -8.0, 8.0);
+            Float4::new(c[0], c[1], c[2], c[3])
+        };
+        let ps: Vec<Float4> = (0..N).map(|_| v4(&mut rng)).collect();
+        let qs: Vec<Float4> = (0..N).map(|_| v4(&mut rng)).collect();
+        let a3: Vec<Float3> = ps.iter().map(|p| Float3::new(p.x, p.y, p.z)).collect();
+        let b3: Vec<Float3> = qs.iter().map(|q| Float3::new(q.w, q.x, q.y)).collect();
+        let is: Vec<Int4> = (0..N)
+            .map(|_| {
+                let c = any_i32s(&mut rng, 4);
+                Int4::new(c[0], c[1], c[2], c[3])
+            })
+            .collect();
+        let poison = Float4::splat(f32::from_bits(POISON_U32));
+        let mut vecs = vec![[poison; 12]; N];
+        let mut scalars = vec![[f32::from_bits(POISON_U32); 3]; N];
+        let mut crosses = vec![Float3::splat(f32::from_bits(POISON_U32)); N];
+        let mut ints = vec![[Int4::splat(POISON_I32); 3]; N];
+        {
+            let (p, q) = (
+                ArrayView::from_slice(&ps).unwrap(),
+                ArrayView::from_slice(&qs).unwrap(),
+            );
+            let (a, b) = (
+                ArrayView::from_slice(&a3).unwrap(),
+                ArrayView::from_slice(&b3).unwrap(),
+            );
+            let iv = ArrayView::from_slice(&is).unwrap();
+            let ov = ArrayView::from_slice_mut(&mut vecs).unwrap();
+            let os = ArrayView::from_slice_mut(&mut scalars).unwrap();
+            let oc = ArrayView::from_slice_mut(&mut crosses).unwrap();
+            let oi = ArrayView::from_slice_mut(&mut ints).unwrap();
+            parallel_for_each!(&view, p.extent(), |i: Index<1>| {
+                let (x, y) = (p[i], q[i]);
+                let lo = x.min(y);
+                ov[i] = [
+                    x.abs().sqrt(),
+                    x.floor(),
+                    x.ceil(),
+                    lo,
+                    x.max(y),
+                    y.clamp(lo, lo + 1.0),
+                    x.normalize(),
+                    2.0 * x + y * 0.5,
+                    x.mul_add(y, x),
+                    (x.abs() + 1.0).recip(),
+                    (x * 0.25).exp() + (x.abs() + 1.0).ln(),
+                    x.cos(),
+                ];
+                os[i] = [x.dot(y), x.length(), x.distance(y)];
+                oc[i] = a[i].cross(b[i]);
+                let j = iv[i];
+                oi[i] = [j.abs(), j.min(Int4::splat(7)), j.max(-j)];
+            })
+            .unwrap();
+        }
+        let what = acc.description();
+        let comps = |v: Float4| v.to_array();
+        for n in 0..N {
+            let (x, y) = (ps[n], qs[n]);
+            let each = |f: &dyn Fn(f32, f32) -> f32| {
+                Float4::new(f(x.x, y.x), f(x.y, y.y), f(x.z, y.z), f(x.w, y.w))
+            };
+            let lo = each(&|a, b| a.min(b));
+            let want = [
+                each(&|a, _| a.abs().sqrt()),
+                each(&|a, _| a.floor()),
+                each(&|a, _| a.ceil()),
+                lo,
+                each(&|a, b| a.max(b)),
+                Float4::new(
+                    y.x.clamp(lo.x, lo.x + 1.0),
+                    y.y.clamp(lo.y, lo.y + 1.0),
+                    y.z.clamp(lo.z, lo.z + 1.0),
+                    y.w.clamp(lo.w, lo.w + 1.0),
+                ),
+                x.normalize(),
+                2.0 * x + y * 0.5,
+                each(&|a, b| a * b + a),
+                each(&|a, _| 1.0 / (a.abs() + 1.0)),
+                each(&|a, _| (a * 0.25).exp() + (a.abs() + 1.0).ln()),
+                each(&|a, _| a.cos()),
+            ];
+            for (m, (&got, &want)) in vecs[n].iter().zip(&want).enumerate() {
+                for (g, w) in comps(got).into_iter().zip(comps(want)) {
+                    assert!(
+                        close32(g, w, F32_TRANSCENDENTAL, 1e-5),
+                        "{what}: vector result {m} of {x}, {y}: {got} vs {want}"
+                    );
+                }
+            }
+            let want_s = [x.dot(y), x.length(), x.distance(y)];
+            for (m, (&g, &w)) in scalars[n].iter().zip(&want_s).enumerate() {
+                assert!(
+                    close32(g, w, F32_BASIC * 10.0, 1e-5),
+                    "{what}: scalar result {m} of {x}, {y}: {g} vs {w}"
+                );
+            }
+            let want_c = a3[n].cross(b3[n]);
+            for (g, w) in crosses[n].to_array().into_iter().zip(want_c.to_array()) {
+                assert!(close32(g, w, F32_BASIC * 10.0, 1e-4), "{what}: cross {n}");
+            }
+            let j = is[n];
+            let want_i = [
+                Int4::new(
+                    j.x.wrapping_abs(),
+                    j.y.wrapping_abs(),
+                    j.z.wrapping_abs(),
+                    j.w.wrapping_abs(),
+                ),
+                Int4::new(j.x.min(7), j.y.min(7), j.z.min(7), j.w.min(7)),
+                Int4::new(
+                    j.x.max(j.x.wrapping_neg()),
+                    j.y.max(j.y.wrapping_neg()),
+                    j.z.max(j.z.wrapping_neg()),
+                    j.w.max(j.w.wrapping_neg()),
+                ),
+            ];
+            assert_eq!(ints[n], want_i, "{what}: int vectors of {j}");
+        }
+    }
+}

@@ -317,6 +317,11 @@ pub enum Builtin {
     Atanh,
     SinCos,
     FromBits,
+    Dot,
+    Length,
+    Distance,
+    Normalize,
+    Cross,
 }
 
 /// Atomic read-modify-write operations (C++ AMP's `atomic_fetch_*`).

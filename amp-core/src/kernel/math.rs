@@ -3,7 +3,7 @@
 //! [`Builtin`](super::ir::Builtin).
 
 /// Functions of both integers and floats.
-pub trait Num: Copy + PartialOrd {
+pub trait Num: Copy {
     /// The smaller of the two.
     fn min(self, b: Self) -> Self;
     /// The larger of the two.
@@ -72,7 +72,7 @@ impl Abs for f64 {
 }
 
 /// Integer bit functions.
-pub trait Bits: Copy {
+pub trait Bits: Euclid {
     /// Number of set bits (WGSL `countOneBits`).
     fn count_ones(self) -> u32;
     /// Leading zero bits (WGSL `countLeadingZeros`).
@@ -202,29 +202,13 @@ impl ToBits for f32 {
 }
 
 /// Float functions (`f32`, `f64`).
-pub trait Float: Num + Abs {
-    #[allow(missing_docs)]
-    fn sqrt(self) -> Self;
-    #[allow(missing_docs)]
-    fn floor(self) -> Self;
-    #[allow(missing_docs)]
-    fn ceil(self) -> Self;
+pub trait Float: Num + Abs + Euclid + Componentwise {
     /// Rounds half away from zero, as Rust's `round`.
     fn round(self) -> Self;
     #[allow(missing_docs)]
     fn trunc(self) -> Self;
     #[allow(missing_docs)]
-    fn exp(self) -> Self;
-    #[allow(missing_docs)]
-    fn exp2(self) -> Self;
-    #[allow(missing_docs)]
-    fn ln(self) -> Self;
-    #[allow(missing_docs)]
-    fn log2(self) -> Self;
-    #[allow(missing_docs)]
     fn sin(self) -> Self;
-    #[allow(missing_docs)]
-    fn cos(self) -> Self;
     #[allow(missing_docs)]
     fn tan(self) -> Self;
     #[allow(missing_docs)]
@@ -243,13 +227,9 @@ pub trait Float: Num + Abs {
     fn tanh(self) -> Self;
     #[allow(missing_docs)]
     fn powf(self, e: Self) -> Self;
-    /// `self * a + b`.
-    fn mul_add(self, a: Self, b: Self) -> Self;
     /// The sign, as Rust's `signum`: 1 for `+0.0` and positives, -1 for
     /// `-0.0` and negatives, NaN for NaN.
     fn signum(self) -> Self;
-    /// `1 / self`.
-    fn recip(self) -> Self;
     /// `self - trunc(self)`, as Rust's `fract`.
     fn fract(self) -> Self;
     /// `self` to the integer power `n`.
@@ -295,17 +275,9 @@ pub trait Float: Num + Abs {
 macro_rules! float_fns {
     ($($t:ty),*) => {$(
         impl Float for $t {
-            fn sqrt(self) -> Self { <$t>::sqrt(self) }
-            fn floor(self) -> Self { <$t>::floor(self) }
-            fn ceil(self) -> Self { <$t>::ceil(self) }
             fn round(self) -> Self { <$t>::round(self) }
             fn trunc(self) -> Self { <$t>::trunc(self) }
-            fn exp(self) -> Self { <$t>::exp(self) }
-            fn exp2(self) -> Self { <$t>::exp2(self) }
-            fn ln(self) -> Self { <$t>::ln(self) }
-            fn log2(self) -> Self { <$t>::log2(self) }
             fn sin(self) -> Self { <$t>::sin(self) }
-            fn cos(self) -> Self { <$t>::cos(self) }
             fn tan(self) -> Self { <$t>::tan(self) }
             fn asin(self) -> Self { <$t>::asin(self) }
             fn acos(self) -> Self { <$t>::acos(self) }
@@ -315,9 +287,7 @@ macro_rules! float_fns {
             fn cosh(self) -> Self { <$t>::cosh(self) }
             fn tanh(self) -> Self { <$t>::tanh(self) }
             fn powf(self, e: Self) -> Self { <$t>::powf(self, e) }
-            fn mul_add(self, a: Self, b: Self) -> Self { self * a + b }
             fn signum(self) -> Self { <$t>::signum(self) }
-            fn recip(self) -> Self { 1.0 / self }
             fn fract(self) -> Self { <$t>::fract(self) }
             fn powi(self, n: i32) -> Self { <$t>::powi(self, n) }
             fn log10(self) -> Self { <$t>::log10(self) }
@@ -342,3 +312,145 @@ macro_rules! float_fns {
     )*};
 }
 float_fns!(f32, f64);
+
+/// Float functions that apply to short vectors too, component by component
+/// (WGSL's built-ins take vectors for these).
+#[diagnostic::on_unimplemented(
+    message = "this math function applies to `f32`, `f64` and float short vectors, not `{Self}`",
+    label = "not a float or a float vector"
+)]
+pub trait Componentwise: Copy {
+    #[allow(missing_docs)]
+    fn sqrt(self) -> Self;
+    #[allow(missing_docs)]
+    fn floor(self) -> Self;
+    #[allow(missing_docs)]
+    fn ceil(self) -> Self;
+    #[allow(missing_docs)]
+    fn exp(self) -> Self;
+    #[allow(missing_docs)]
+    fn exp2(self) -> Self;
+    #[allow(missing_docs)]
+    fn ln(self) -> Self;
+    #[allow(missing_docs)]
+    fn log2(self) -> Self;
+    #[allow(missing_docs)]
+    fn cos(self) -> Self;
+    /// `self * a + b`.
+    fn mul_add(self, a: Self, b: Self) -> Self;
+    /// `1 / self`.
+    fn recip(self) -> Self;
+}
+
+macro_rules! scalar_componentwise {
+    ($($t:ty),*) => {$(
+        impl Componentwise for $t {
+            fn sqrt(self) -> Self { <$t>::sqrt(self) }
+            fn floor(self) -> Self { <$t>::floor(self) }
+            fn ceil(self) -> Self { <$t>::ceil(self) }
+            fn exp(self) -> Self { <$t>::exp(self) }
+            fn exp2(self) -> Self { <$t>::exp2(self) }
+            fn ln(self) -> Self { <$t>::ln(self) }
+            fn log2(self) -> Self { <$t>::log2(self) }
+            fn cos(self) -> Self { <$t>::cos(self) }
+            fn mul_add(self, a: Self, b: Self) -> Self { self * a + b }
+            fn recip(self) -> Self { 1.0 / self }
+        }
+    )*};
+}
+scalar_componentwise!(f32, f64);
+
+/// Geometric functions of float vectors (WGSL `dot`, `length`, `distance`,
+/// `normalize`).
+#[diagnostic::on_unimplemented(
+    message = "`dot`, `length`, `distance` and `normalize` apply to float short vectors (`Float2`..`Double4`), not `{Self}`",
+    label = "not a float short vector"
+)]
+pub trait Geometric: Copy {
+    /// The component type.
+    type Scalar;
+    /// The dot product.
+    fn dot(self, o: Self) -> Self::Scalar;
+    /// The Euclidean length.
+    fn length(self) -> Self::Scalar;
+    /// The length of `self - o`.
+    fn distance(self, o: Self) -> Self::Scalar;
+    /// `self / self.length()`.
+    fn normalize(self) -> Self;
+}
+
+/// The cross product of 3-component float vectors (WGSL `cross`).
+#[diagnostic::on_unimplemented(
+    message = "`cross` applies to `Float3` and `Double3`, not `{Self}`",
+    label = "not a 3-component float vector"
+)]
+pub trait Cross: Copy {
+    /// `self x o`.
+    fn cross(self, o: Self) -> Self;
+}
+
+macro_rules! vector_math {
+    (float $($name:ident($t:ty) [$($f:ident),+]);* $(;)?) => {$(
+        impl Componentwise for crate::$name {
+            fn sqrt(self) -> Self { Self::new($(self.$f.sqrt()),+) }
+            fn floor(self) -> Self { Self::new($(self.$f.floor()),+) }
+            fn ceil(self) -> Self { Self::new($(self.$f.ceil()),+) }
+            fn exp(self) -> Self { Self::new($(self.$f.exp()),+) }
+            fn exp2(self) -> Self { Self::new($(self.$f.exp2()),+) }
+            fn ln(self) -> Self { Self::new($(self.$f.ln()),+) }
+            fn log2(self) -> Self { Self::new($(self.$f.log2()),+) }
+            fn cos(self) -> Self { Self::new($(self.$f.cos()),+) }
+            fn mul_add(self, a: Self, b: Self) -> Self { Self::new($(self.$f * a.$f + b.$f),+) }
+            fn recip(self) -> Self { Self::new($(1.0 / self.$f),+) }
+        }
+        impl Abs for crate::$name {
+            fn abs(self) -> Self { Self::new($(self.$f.abs()),+) }
+        }
+        impl Num for crate::$name {
+            fn min(self, b: Self) -> Self { Self::new($(<$t>::min(self.$f, b.$f)),+) }
+            fn max(self, b: Self) -> Self { Self::new($(<$t>::max(self.$f, b.$f)),+) }
+        }
+        impl Geometric for crate::$name {
+            type Scalar = $t;
+            fn dot(self, o: Self) -> $t { crate::$name::dot(self, o) }
+            fn length(self) -> $t { crate::$name::length(self) }
+            fn distance(self, o: Self) -> $t { crate::$name::distance(self, o) }
+            fn normalize(self) -> Self { crate::$name::normalize(self) }
+        }
+    )*};
+    (int $($name:ident($t:ty) [$($f:ident),+]);* $(;)?) => {$(
+        impl Num for crate::$name {
+            fn min(self, b: Self) -> Self { Self::new($(Ord::min(self.$f, b.$f)),+) }
+            fn max(self, b: Self) -> Self { Self::new($(Ord::max(self.$f, b.$f)),+) }
+        }
+    )*};
+}
+vector_math!(float
+    Float2(f32) [x, y]; Float3(f32) [x, y, z]; Float4(f32) [x, y, z, w];
+    Double2(f64) [x, y]; Double3(f64) [x, y, z]; Double4(f64) [x, y, z, w];
+);
+vector_math!(int
+    Int2(i32) [x, y]; Int3(i32) [x, y, z]; Int4(i32) [x, y, z, w];
+    UInt2(u32) [x, y]; UInt3(u32) [x, y, z]; UInt4(u32) [x, y, z, w];
+);
+
+macro_rules! signed_abs {
+    ($($name:ident [$($f:ident),+]);*) => {$(
+        impl Abs for crate::$name {
+            fn abs(self) -> Self { Self::new($(self.$f.wrapping_abs()),+) }
+        }
+    )*};
+}
+signed_abs!(Int2 [x, y]; Int3 [x, y, z]; Int4 [x, y, z, w]);
+
+impl Cross for crate::Float3 {
+    fn cross(self, o: Self) -> Self {
+        crate::Float3::cross(self, o)
+    }
+}
+
+impl Cross for crate::Double3 {
+    fn cross(self, o: Self) -> Self {
+        crate::Double3::cross(self, o)
+    }
+}

@@ -805,7 +805,32 @@ impl<'k> Checker<'k> {
             .cloned()
             .ok_or_else(|| type_error(span, format!("{f:?} needs an argument")))?;
         use Builtin::*;
+        // Short vectors: the component-wise built-ins and the geometric ones.
+        if let Term::Known(Type::Vector(n, s)) = self.solver.resolve(&first) {
+            for t in &ts[1..] {
+                self.solver.unify(&first, t, span)?;
+            }
+            let float = s.is_float();
+            return match f {
+                Abs | Min | Max | Clamp => Ok(first),
+                Sqrt | Floor | Ceil | Exp | Exp2 | Ln | Log2 | Cos | MulAdd | Recip | Normalize
+                    if float =>
+                {
+                    Ok(first)
+                }
+                Dot | Length | Distance if float => Ok(Term::Known(Type::Scalar(s))),
+                Cross if float && n == 3 => Ok(first),
+                _ => Err(type_error(
+                    span,
+                    format!("{f:?} does not apply to a {n}-component vector of {s:?}"),
+                )),
+            };
+        }
         match f {
+            Dot | Length | Distance | Normalize | Cross => Err(type_error(
+                span,
+                format!("{f:?} applies to float short vectors"),
+            )),
             CountOnes | LeadingZeros | TrailingZeros | CountZeros | LeadingOnes | TrailingOnes => {
                 self.solver.require(&first, Kind::Int, span)?;
                 Ok(Term::Known(Type::Scalar(Scalar::U32)))

@@ -1960,6 +1960,49 @@ impl Writer<'_> {
             .map(|a| a.1.clone())
             .ok_or_else(|| compile_error(span, "missing argument"))?;
         use Builtin::*;
+        if let Type::Vector(_, s) = ty {
+            // Short vectors: WGSL's built-ins, component by component (type
+            // reconstruction admitted only those that have one).
+            let a: Vec<&str> = args.iter().map(|a| a.0.as_str()).collect();
+            let call = |name: &str| format!("{name}({})", a.join(", "));
+            if s == Scalar::F64 && matches!(f, Exp | Exp2 | Ln | Log2 | Cos) {
+                return Err(Error::UnsupportedFeature {
+                    accelerator: "GPU accelerators (WGSL)".to_string(),
+                    feature: format!(
+                        "the f64 transcendental function {f:?} at {span} (GPU shading languages have it for f32 only)"
+                    ),
+                });
+            }
+            let scalar = Type::Scalar(s);
+            return Ok(match f {
+                Dot => (call("dot"), scalar),
+                Length => (call("length"), scalar),
+                Distance => (call("distance"), scalar),
+                Normalize => (call("normalize"), ty),
+                Cross => (call("cross"), ty),
+                Sqrt => (call("sqrt"), ty),
+                Floor => (call("floor"), ty),
+                Ceil => (call("ceil"), ty),
+                Exp => (call("exp"), ty),
+                Exp2 => (call("exp2"), ty),
+                Ln => (call("log"), ty),
+                Log2 => (call("log2"), ty),
+                Cos => (call("cos"), ty),
+                MulAdd => (call("fma"), ty),
+                Recip => (format!("(1.0 / {})", a[0]), ty),
+                Abs if s == Scalar::U32 => (format!("({})", a[0]), ty),
+                Abs => (call("abs"), ty),
+                Min => (call("min"), ty),
+                Max => (call("max"), ty),
+                Clamp => (format!("min(max({}, {}), {})", a[0], a[1], a[2]), ty),
+                _ => {
+                    return Err(compile_error(
+                        span,
+                        format!("{f:?} does not apply to short vectors"),
+                    ));
+                }
+            });
+        }
         if ty == Type::Scalar(Scalar::F64)
             && matches!(
                 f,
@@ -2137,6 +2180,12 @@ impl Writer<'_> {
             }
             FromBits => {
                 return Ok((format!("bitcast<f32>({})", a[0]), Type::Scalar(Scalar::F32)));
+            }
+            Dot | Length | Distance | Normalize | Cross => {
+                return Err(compile_error(
+                    span,
+                    format!("{f:?} applies to float short vectors, not {ty:?}"),
+                ));
             }
             Hypot | Log | Ln1p | ExpM1 | Cbrt | SinCos | Asinh | Acosh | Atanh => {
                 return Err(compile_error(

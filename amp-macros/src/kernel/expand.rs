@@ -1022,6 +1022,10 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
                 | "wrapping_sub" | "wrapping_mul" | "wrapping_neg" | "rotate_left"
                 | "rotate_right" | "pow" | "abs_diff" => kpath("Bits"),
                 "rem_euclid" | "div_euclid" => kpath("Euclid"),
+                "sqrt" | "floor" | "ceil" | "exp" | "exp2" | "ln" | "log2" | "cos" | "mul_add"
+                | "recip" => kpath("Componentwise"),
+                "dot" | "length" | "distance" | "normalize" => kpath("Geometric"),
+                "cross" => kpath("Cross"),
                 "from_bits" => kpath("FromBits"),
                 "is_power_of_two" => kpath("PowerOfTwo"),
                 "to_bits" => kpath("ToBits"),

@@ -145,6 +145,11 @@ const MATH_METHODS: &[(&str, &str)] = &[
     ("acosh", "Acosh"),
     ("atanh", "Atanh"),
     ("sin_cos", "SinCos"),
+    ("dot", "Dot"),
+    ("length", "Length"),
+    ("distance", "Distance"),
+    ("normalize", "Normalize"),
+    ("cross", "Cross"),
 ];
 
 /// The IR name of a built-in method, if `name` is one.
