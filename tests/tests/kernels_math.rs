@@ -1278,3 +1278,52 @@ fn short_vector_math_matches_the_host() {
         }
     }
 }
+
+/// Short vectors captured by value, next to scalars (each vector at WGSL's
+/// alignment in the launch parameters), used in vector arithmetic and
+/// component by component; fresh random values each launch.
+#[test]
+fn short_vectors_are_captured_by_value() {
+    const N: usize = 256;
+    for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(9995 + k as u64);
+        let xs = f32s(&mut rng, N, -4.0, 4.0);
+        for round in 0..3 {
+            let c = f32s(&mut rng, 10, -8.0, 8.0);
+            let scale = c[0];
+            let v3 = Float3::new(c[1], c[2], c[3]);
+            let shift = rng.range(-100, 100);
+            let v2 = Float2::new(c[4], c[5]);
+            let v4 = Float4::new(c[6], c[7], c[8], c[9]);
+            let iv = Int2::new(rng.range(-1000, 1000), rng.range(-1000, 1000));
+            let mut out = vec![Float4::splat(f32::from_bits(POISON_U32)); N];
+            {
+                let x = ArrayView::from_slice(&xs).unwrap();
+                let o = ArrayView::from_slice_mut(&mut out).unwrap();
+                parallel_for_each!(&view, x.extent(), |i: Index<1>| {
+                    let t = x[i] * scale;
+                    let a = v3 * t + v3;
+                    let b = v2 * t;
+                    let n = iv * shift;
+                    o[i] = v4 * t + Float4::new(a.x + a.y, a.z, b.x + b.y, (n.x - n.y) as f32);
+                })
+                .unwrap();
+            }
+            for (j, got) in out.iter().enumerate() {
+                let t = xs[j] * scale;
+                let a = v3 * t + v3;
+                let b = v2 * t;
+                let n = iv * shift;
+                let want = v4 * t + Float4::new(a.x + a.y, a.z, b.x + b.y, (n.x - n.y) as f32);
+                for (g, w) in got.to_array().into_iter().zip(want.to_array()) {
+                    assert!(
+                        close32(g, w, F32_BASIC * 10.0, 1e-4),
+                        "{}: round {round}, element {j}: {got} vs {want}",
+                        acc.description()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -32,13 +32,20 @@ pub enum ScalarValue {
     F64(f64),
     /// A `bool`.
     Bool(bool),
+    /// A short vector: its components' words (`f64` components take two).
+    Vector {
+        /// The words, the first `len` of them used.
+        words: [u32; 8],
+        /// How many words the components take.
+        len: u8,
+    },
 }
 
 /// Something a kernel may capture. Implemented for [`ArrayView`], [`Array`]
 /// and the scalar types; anything else is a compile error at the capture.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel",
-    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64` or `bool` values (by copy); in generic code, bound a captured type parameter by `amp_core::Number`, `Float` or `Integer`"
+    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64`, `bool` or short-vector values (by copy); in generic code, bound a captured type parameter by `amp_core::Number`, `Float` or `Integer`"
 )]
 pub trait Capture {
     /// What the native (CPU) form of the body sees.
@@ -207,7 +214,56 @@ macro_rules! scalar_native {
     )*};
 }
 
-scalar_native!(i32, u32, f32, f64, bool);
+scalar_native!(
+    i32,
+    u32,
+    f32,
+    f64,
+    bool,
+    crate::Int2,
+    crate::Int3,
+    crate::Int4,
+    crate::UInt2,
+    crate::UInt3,
+    crate::UInt4,
+    crate::Float2,
+    crate::Float3,
+    crate::Float4,
+    crate::Double2,
+    crate::Double3,
+    crate::Double4
+);
+
+macro_rules! vector_capture {
+    ($($t:ident),*) => {$(
+        impl Capture for crate::$t {
+            type Cpu = crate::$t;
+            fn kind(&self) -> CaptureKind {
+                match Type::of::<crate::$t>() {
+                    Type::Vector(n, s) => CaptureKind::Vector(n, s),
+                    _ => unreachable!("a short vector"),
+                }
+            }
+            fn bind(&self, _view: &AcceleratorView) -> Result<Bound<crate::$t>> {
+                // The components' bytes, without the padding of 3-vectors.
+                let Type::Vector(n, s) = Type::of::<crate::$t>() else {
+                    unreachable!("a short vector");
+                };
+                let len = usize::from(n) * if s == Scalar::F64 { 2 } else { 1 };
+                let bytes = bytemuck::bytes_of(self);
+                let mut words = [0u32; 8];
+                for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(4)).take(len) {
+                    *w = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                }
+                Ok(Bound::Scalar(ScalarValue::Vector { words, len: len as u8 }, *self))
+            }
+        }
+    )*};
+}
+
+vector_capture!(
+    Int2, Int3, Int4, UInt2, UInt3, UInt4, Float2, Float3, Float4, Double2, Double3, Double4
+);
 
 /// A tuple of captures (`(&a, &b, ..)`), as `parallel_for_each!` passes them.
 pub trait CaptureList {

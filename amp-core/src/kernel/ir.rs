@@ -557,6 +557,9 @@ pub enum CaptureKind {
     },
     /// A scalar copied by value into the launch's parameters.
     Scalar(Scalar),
+    /// A short vector (`Float4`: 4 and `F32`) copied by value into the
+    /// launch's parameters.
+    Vector(u8, Scalar),
 }
 
 /// A whole kernel: what one `parallel_for_each!` lowers to.

@@ -146,6 +146,7 @@ pub(crate) fn lower(
                     )
                 }
                 CaptureKind::Scalar(s) => s.rust().to_string(),
+                CaptureKind::Vector(n, s) => format!("{}x{n}", s.rust()),
             });
         }
         name.push_str(if shader.immediates {
@@ -391,6 +392,9 @@ fn param_words(
                     let bits = x.to_bits();
                     words[at] = bits as u32;
                     words[at + 1] = (bits >> 32) as u32;
+                }
+                ScalarValue::Vector { words: w, len } => {
+                    words[at..at + usize::from(len)].copy_from_slice(&w[..usize::from(len)]);
                 }
             },
         }

@@ -451,7 +451,7 @@ impl<'k> Checker<'k> {
     fn load(&mut self, c: CaptureId, idx: &[Expr], span: Span) -> Result<Term> {
         let (elem, rank) = match self.capture(c, span)? {
             CaptureKind::Container { elem, rank, .. } => (elem.clone(), *rank),
-            CaptureKind::Scalar(_) => {
+            CaptureKind::Scalar(_) | CaptureKind::Vector(..) => {
                 return Err(type_error(span, "indexing a scalar capture".to_string()));
             }
         };
@@ -599,6 +599,7 @@ impl<'k> Checker<'k> {
             ExprKind::Local(id) => self.local(*id),
             ExprKind::Capture(c) => match self.capture(*c, span)? {
                 CaptureKind::Scalar(s) => Term::Known(Type::Scalar(*s)),
+                CaptureKind::Vector(n, s) => Term::Known(Type::Vector(*n, *s)),
                 CaptureKind::Container { .. } => {
                     return Err(type_error(span, "a container used as a value".to_string()));
                 }
@@ -606,7 +607,7 @@ impl<'k> Checker<'k> {
             ExprKind::KernelIndex => Term::Known(Type::Index(self.rank)),
             ExprKind::Extent(c) => match self.capture(*c, span)? {
                 CaptureKind::Container { rank, .. } => Term::Known(Type::Index(*rank)),
-                CaptureKind::Scalar(_) => {
+                CaptureKind::Scalar(_) | CaptureKind::Vector(..) => {
                     return Err(type_error(span, "`.extent()` of a scalar".to_string()));
                 }
             },

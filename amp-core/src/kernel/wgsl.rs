@@ -358,6 +358,25 @@ fn atomic_type_wgsl(t: &Type) -> String {
     }
 }
 
+/// The WGSL spelling of `vecN<T>` (a `&'static str` for the parameter
+/// struct's fields).
+fn vector_wgsl(n: u8, s: Scalar) -> &'static str {
+    match (n, s) {
+        (2, Scalar::I32) => "vec2<i32>",
+        (3, Scalar::I32) => "vec3<i32>",
+        (4, Scalar::I32) => "vec4<i32>",
+        (2, Scalar::U32) => "vec2<u32>",
+        (3, Scalar::U32) => "vec3<u32>",
+        (4, Scalar::U32) => "vec4<u32>",
+        (2, Scalar::F32) => "vec2<f32>",
+        (3, Scalar::F32) => "vec3<f32>",
+        (4, Scalar::F32) => "vec4<f32>",
+        (2, _) => "vec2<f64>",
+        (3, _) => "vec3<f64>",
+        _ => "vec4<f64>",
+    }
+}
+
 /// A plain read of an element of atomic memory.
 fn atomic_load(target: &str, ty: &Type) -> String {
     if *ty == Type::Scalar(Scalar::F32) {
@@ -440,6 +459,7 @@ impl Writer<'_> {
         }
         let mut capture_words = Vec::new();
         let mut f64_fields = Vec::new();
+        let mut vector_fields = Vec::new();
         for (i, (name, kind)) in k.captures.iter().enumerate() {
             let wgsl_name = self.namer.name(name);
             match kind {
@@ -465,6 +485,10 @@ impl Writer<'_> {
                     capture_words.push(fields.len() as u32);
                     fields.push((format!("amp_s{i}"), s.wgsl()));
                 }
+                CaptureKind::Vector(n, s) => {
+                    capture_words.push(u32::MAX); // placed below, aligned
+                    vector_fields.push((i, *n, *s));
+                }
             }
             self.captures.push(wgsl_name);
         }
@@ -477,6 +501,24 @@ impl Writer<'_> {
                 capture_words[i] = fields.len() as u32;
                 fields.push((format!("amp_s{i}"), "f64"));
                 fields.push((String::new(), "")); // second word of the f64
+            }
+        }
+        // Vectors last, each at WGSL's alignment of `vecN<T>` (2 or 4
+        // components; a 3-component vector aligns as 4).
+        for (i, n, s) in vector_fields {
+            if s == Scalar::F64 {
+                self.uses_f64 = true;
+            }
+            let comp_words = if s == Scalar::F64 { 2 } else { 1 };
+            let align = comp_words * if n == 2 { 2 } else { 4 };
+            while fields.len() % align != 0 {
+                let pad = format!("amp_pad{}", fields.len());
+                fields.push((pad, "u32"));
+            }
+            capture_words[i] = fields.len() as u32;
+            fields.push((format!("amp_s{i}"), vector_wgsl(n, s)));
+            for _ in 1..usize::from(n) * comp_words {
+                fields.push((String::new(), "")); // the vector's other words
             }
         }
         let words = (fields.len() as u32).next_multiple_of(4);
@@ -1421,6 +1463,9 @@ impl Writer<'_> {
                 )),
                 Some((_, CaptureKind::Scalar(s))) => {
                     Ok((format!("amp_p.amp_s{}", c.0), Type::Scalar(*s)))
+                }
+                Some((_, CaptureKind::Vector(n, s))) => {
+                    Ok((format!("amp_p.amp_s{}", c.0), Type::Vector(*n, *s)))
                 }
                 _ => Err(compile_error(span, "a container used as a value")),
             },
