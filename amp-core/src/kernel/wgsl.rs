@@ -511,7 +511,7 @@ impl Writer<'_> {
             }
             let comp_words = if s == Scalar::F64 { 2 } else { 1 };
             let align = comp_words * if n == 2 { 2 } else { 4 };
-            while fields.len() % align != 0 {
+            while !fields.len().is_multiple_of(align) {
                 let pad = format!("amp_pad{}", fields.len());
                 fields.push((pad, "u32"));
             }
