@@ -813,3 +813,112 @@ fn cpu_view_shared_by_threads_waits_for_kernels() {
         });
     }
 }
+
+/// A `#[derive(Element)]` struct for `tile_static` memory.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Element)]
+struct Body {
+    pos: Float4,
+    mass: f32,
+    _pad: [f32; 3],
+}
+
+/// Reverses each tile of `data` through `tile_static` memory of any
+/// element type `T` (C++ AMP's template kernels with `tile_static T s[..]`).
+fn reverse_tiles<T: Element>(view: &AcceleratorView, data: &[T], out: &mut [T]) {
+    const TS: i32 = 32;
+    let d = ArrayView::from_slice(data).unwrap();
+    let o = ArrayView::from_slice_mut(out).unwrap();
+    parallel_for_each!(view, d.extent().tile::<TS>().unwrap(), |t: TiledIndex<1>| {
+        tile_static! { let s: [T; TS]; }
+        s[t.local[0]] = d[t.global];
+        t.barrier.wait();
+        o[t.global] = s[TS - 1 - t.local[0]];
+    })
+    .unwrap();
+    o.synchronize().unwrap();
+}
+
+/// `tile_static` arrays of short vectors (a per-tile sum of `Float4`s and
+/// their `dot` with the tile's first vector), of a `#[derive(Element)]`
+/// struct and of a generic `T: Element`, against plain Rust.
+#[test]
+fn tile_static_arrays_of_vectors_structs_and_generic_elements() {
+    const TS: i32 = 64;
+    const TILES: usize = 6;
+    let n = TS as usize * TILES;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = own_view(&acc);
+        let mut rng = Rng::new(9600 + k as u64);
+        let xs: Vec<Float4> = (0..n)
+            .map(|_| {
+                let c: Vec<f32> = (0..4).map(|_| rng.range(-100, 100) as f32 / 8.0).collect();
+                Float4::new(c[0], c[1], c[2], c[3])
+            })
+            .collect();
+        let mut sums = vec![Float4::splat(f32::NAN); n];
+        let mut dots = vec![f32::NAN; n];
+        {
+            let x = ArrayView::from_slice(&xs).unwrap();
+            let s = ArrayView::from_slice_mut(&mut sums).unwrap();
+            let dv = ArrayView::from_slice_mut(&mut dots).unwrap();
+            parallel_for_each!(&view, x.extent().tile::<TS>().unwrap(), |t: TiledIndex<1>| {
+                tile_static! { let part: [Float4; TS]; }
+                let l = t.local[0];
+                part[l] = x[t.global];
+                t.barrier.wait();
+                let mut stride = TS / 2;
+                while stride > 0 {
+                    if l < stride {
+                        part[l] = part[l] + part[l + stride];
+                    }
+                    t.barrier.wait();
+                    stride /= 2;
+                }
+                s[t.global] = part[0];
+                dv[t.global] = part[0].dot(x[t.tile_origin]);
+            })
+            .unwrap();
+        }
+        let what = acc.description();
+        for tile in 0..TILES {
+            let range = tile * TS as usize..(tile + 1) * TS as usize;
+            // Small integers over 8: every order of the sum is exact.
+            let sum = xs[range.clone()].iter().fold(Float4::splat(0.0), |a, &b| a + b);
+            for g in range {
+                assert_eq!(sums[g], sum, "{what}: sum at {g}");
+                let want = sum.dot(xs[tile * TS as usize]);
+                assert!((dots[g] - want).abs() <= 1e-3 * want.abs().max(1.0), "{what}: dot at {g}");
+            }
+        }
+
+        let bodies: Vec<Body> = xs
+            .iter()
+            .map(|p| Body {
+                pos: *p,
+                mass: p.x * 2.0,
+                _pad: [0.0; 3],
+            })
+            .collect();
+        let mut reversed = vec![
+            Body {
+                pos: Float4::splat(f32::NAN),
+                mass: f32::NAN,
+                _pad: [0.0; 3],
+            };
+            n
+        ];
+        reverse_tiles(&view, &bodies, &mut reversed);
+        let ints: Vec<i32> = (0..n as i32).map(|i| i * 7 - 100).collect();
+        let mut rints = vec![POISON; n];
+        reverse_tiles(&view, &ints, &mut rints);
+        for g in 0..n {
+            let (tile, l) = (g / 32, g % 32);
+            let src = tile * 32 + 31 - l;
+            assert_eq!(reversed[g], bodies[src], "{what}: struct at {g}");
+            assert_eq!(rints[g], ints[src], "{what}: i32 at {g}");
+        }
+    }
+}
+
+const POISON: i32 = 0xDEAD_BEEF_u32 as i32;

@@ -192,7 +192,6 @@ pub(crate) enum StmtKind {
         local: u32,
         name: Ident,
         elem: syn::Type,
-        scalar: Scalar,
         dims: Vec<syn::Expr>,
     },
 }

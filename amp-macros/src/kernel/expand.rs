@@ -307,16 +307,12 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
         StmtKind::TileStatic {
             local,
             name,
-            scalar,
+            elem,
             dims,
-            ..
         } => {
             let local = local_id(*local);
             let name = name.to_string();
-            let mut ty = {
-                let s = scalar_tokens(*scalar);
-                quote!(__ir::Type::Scalar(#s))
-            };
+            let mut ty = quote_spanned!(s.span=> __ir::Type::of::<#elem>());
             for len in dims.iter().rev() {
                 ty = quote!(__ir::Type::Array(::std::boxed::Box::new(#ty), (#len) as u32));
             }

@@ -590,15 +590,13 @@ impl Resolver<'_> {
                 dims.push(a.len.clone());
                 ty = &a.elem;
             }
-            let scalar = match ty {
-                syn::Type::Path(p) => p
-                    .path
-                    .get_ident()
-                    .and_then(|i| Scalar::from_name(&i.to_string())),
-                _ => None,
-            };
-            let (Some(scalar), 1..=3) = (scalar.filter(|s| *s != Scalar::Bool), dims.len()) else {
-                self.errors.at(&pt.ty, "tile_static arrays have 1 to 3 dimensions of i32, u32, f32 or f64: `[[f32; N]; M]`");
+            // Any element type (a scalar, a short vector, a
+            // `#[derive(Element)]` struct, a type parameter bounded by
+            // `Element`): rustc checks the `Element` bound.
+            let element = matches!(ty, syn::Type::Path(p) if p.qself.is_none())
+                && !matches!(ty, syn::Type::Path(p) if p.path.is_ident("bool"));
+            let (true, 1..=3) = (element, dims.len()) else {
+                self.errors.at(&pt.ty, "tile_static arrays have 1 to 3 dimensions of an element type (i32, u32, f32, f64, a short vector, a #[derive(Element)] struct): `[[f32; N]; M]`");
                 continue;
             };
             let local = self.declare(&pi.ident);
@@ -613,7 +611,6 @@ impl Resolver<'_> {
                     local,
                     name: pi.ident.clone(),
                     elem: ty.clone(),
-                    scalar,
                     dims,
                 },
                 span,
