@@ -829,7 +829,9 @@ fn reverse_tiles<T: Element>(view: &AcceleratorView, data: &[T], out: &mut [T]) 
     const TS: i32 = 32;
     let d = ArrayView::from_slice(data).unwrap();
     let o = ArrayView::from_slice_mut(out).unwrap();
-    parallel_for_each!(view, d.extent().tile::<TS>().unwrap(), |t: TiledIndex<1>| {
+    parallel_for_each!(view, d.extent().tile::<TS>().unwrap(), |t: TiledIndex<
+        1,
+    >| {
         tile_static! { let s: [T; TS]; }
         s[t.local[0]] = d[t.global];
         t.barrier.wait();
@@ -862,7 +864,9 @@ fn tile_static_arrays_of_vectors_structs_and_generic_elements() {
             let x = ArrayView::from_slice(&xs).unwrap();
             let s = ArrayView::from_slice_mut(&mut sums).unwrap();
             let dv = ArrayView::from_slice_mut(&mut dots).unwrap();
-            parallel_for_each!(&view, x.extent().tile::<TS>().unwrap(), |t: TiledIndex<1>| {
+            parallel_for_each!(&view, x.extent().tile::<TS>().unwrap(), |t: TiledIndex<
+                1,
+            >| {
                 tile_static! { let part: [Float4; TS]; }
                 let l = t.local[0];
                 part[l] = x[t.global];
@@ -884,11 +888,16 @@ fn tile_static_arrays_of_vectors_structs_and_generic_elements() {
         for tile in 0..TILES {
             let range = tile * TS as usize..(tile + 1) * TS as usize;
             // Small integers over 8: every order of the sum is exact.
-            let sum = xs[range.clone()].iter().fold(Float4::splat(0.0), |a, &b| a + b);
+            let sum = xs[range.clone()]
+                .iter()
+                .fold(Float4::splat(0.0), |a, &b| a + b);
             for g in range {
                 assert_eq!(sums[g], sum, "{what}: sum at {g}");
                 let want = sum.dot(xs[tile * TS as usize]);
-                assert!((dots[g] - want).abs() <= 1e-3 * want.abs().max(1.0), "{what}: dot at {g}");
+                assert!(
+                    (dots[g] - want).abs() <= 1e-3 * want.abs().max(1.0),
+                    "{what}: dot at {g}"
+                );
             }
         }
 
