@@ -1,42 +1,5 @@
 //! Atomic operations on container and `tile_static` elements, with C++ AMP's
-//! names (`concurrency::atomic_fetch_add`, ...).
-//!
-//! Inside a kernel, the first argument is written `&a[idx]`: an element of a
-//! captured writable view or array, or of a `tile_static` array, of `i32`,
-//! `u32` (every operation) or `f32` (add, sub and exchange). Each function
-//! returns the value the element held before, as C++ AMP's do. On a GPU the
-//! kernel uses WGSL's atomics (a compare-exchange loop for `f32`, so that it
-//! needs no adapter feature); on the CPU accelerator, the processor's. The
-//! memory order is relaxed, as in WGSL: atomics order nothing but
-//! themselves; a tile barrier orders the rest.
-//!
-//! The functions exist only inside kernels (C++ AMP's are `restrict(amp)`):
-//! an [`AtomicRef`] cannot be made on the host.
-//!
-//! # Examples
-//!
-//! A histogram, one atomic increment per input element:
-//!
-//! ```
-//! use amp_core::prelude::*;
-//!
-//! let view = Accelerator::cpu().create_view(QueuingMode::Immediate);
-//! let data: Vec<u32> = (0..1000).map(|i| (i * 7919) % 16).collect();
-//! let mut hist = vec![0u32; 16];
-//! {
-//!     let d = ArrayView::from_slice(&data)?;
-//!     let h = ArrayView::from_slice_mut(&mut hist)?;
-//!     parallel_for_each!(view, d.extent(), |i: Index<1>| {
-//!         let bin = d[i] as i32;
-//!         atomic_fetch_inc(&h[[bin]]);
-//!     })?;
-//!     h.synchronize()?;
-//! }
-//! let mut expected = vec![0u32; 16];
-//! data.iter().for_each(|&b| expected[b as usize] += 1);
-//! assert_eq!(hist, expected);
-//! # Ok::<(), amp_core::Error>(())
-//! ```
+//! names; see [`AtomicRef`] for the kernel form and an example.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -45,6 +8,46 @@ use std::sync::atomic::{AtomicU32, Ordering};
 ///
 /// Made by the kernel macros from the first argument of an atomic function;
 /// it has no public constructor, since atomics exist only in kernels.
+///
+/// C++ AMP's atomic functions (`concurrency::atomic_fetch_add`, ...) are
+/// [`atomic_fetch_add`] and its siblings here.
+///
+/// Inside a kernel, the first argument is written `&a[idx]`: an element of a
+/// captured writable view or array, or of a `tile_static` array, of `i32`,
+/// `u32` (every operation) or `f32` (add, sub and exchange). Each function
+/// returns the value the element held before, as C++ AMP's do. On a GPU the
+/// kernel uses WGSL's atomics (a compare-exchange loop for `f32`, so that it
+/// needs no adapter feature); on the CPU accelerator, the processor's. The
+/// memory order is relaxed, as in WGSL: atomics order nothing but
+/// themselves; a tile barrier orders the rest.
+///
+/// The functions exist only inside kernels (C++ AMP's are `restrict(amp)`):
+/// an `AtomicRef` cannot be made on the host.
+///
+/// # Examples
+///
+/// A histogram, one atomic increment per input element:
+///
+/// ```
+/// use amp_core::prelude::*;
+///
+/// let view = Accelerator::cpu().create_view(QueuingMode::Immediate);
+/// let data: Vec<u32> = (0..1000).map(|i| (i * 7919) % 16).collect();
+/// let mut hist = vec![0u32; 16];
+/// {
+///     let d = ArrayView::from_slice(&data)?;
+///     let h = ArrayView::from_slice_mut(&mut hist)?;
+///     parallel_for_each!(view, d.extent(), |i: Index<1>| {
+///         let bin = d[i] as i32;
+///         atomic_fetch_inc(&h[[bin]]);
+///     })?;
+///     h.synchronize()?;
+/// }
+/// let mut expected = vec![0u32; 16];
+/// data.iter().for_each(|&b| expected[b as usize] += 1);
+/// assert_eq!(hist, expected);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
 pub struct AtomicRef<'a, T> {
     slot: Slot<'a, T>,
 }
@@ -206,7 +209,7 @@ impl AtomicInteger for u32 {
 ///
 /// Corresponds to C++ AMP `atomic_fetch_add`. `f32` is accepted too: on a
 /// GPU through a compare-exchange loop, so that it needs no adapter feature.
-/// See the [module documentation](self) for the kernel form.
+/// See [`AtomicRef`] for the kernel form.
 pub fn atomic_fetch_add<T: AtomicElement>(dest: AtomicRef<'_, T>, value: T) -> T {
     if T::IS_FLOAT {
         dest.update(|old| old.add(value))
