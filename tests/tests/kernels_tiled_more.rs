@@ -931,3 +931,58 @@ fn tile_static_arrays_of_vectors_structs_and_generic_elements() {
 }
 
 const POISON: i32 = 0xDEAD_BEEF_u32 as i32;
+
+/// `tile_static` scalars (`tile_static! { let count: u32; }`): written by
+/// one work item, read by all after a barrier, and counted into with
+/// atomics (C++ AMP's `tile_static int count;`); a per-tile count of the
+/// positive inputs and their maximum, in the CPU accelerator's split form
+/// and on every accelerator, against plain Rust.
+#[test]
+fn tile_static_scalars() {
+    const TS: i32 = 64;
+    const TILES: usize = 7;
+    let n = TS as usize * TILES;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = own_view(&acc);
+        let mut rng = Rng::new(9700 + k as u64);
+        let xs: Vec<i32> = (0..n).map(|_| rng.range(-1000, 1000)).collect();
+        let mut out = vec![[POISON; 3]; n];
+        {
+            let x = ArrayView::from_slice(&xs).unwrap();
+            let o = ArrayView::from_slice_mut(&mut out).unwrap();
+            parallel_for_each!(&view, x.extent().tile::<TS>().unwrap(), |t: TiledIndex<
+                1,
+            >| {
+                tile_static! {
+                    let count: u32;
+                    let best: i32;
+                    let first: i32;
+                }
+                if t.local[0] == 0 {
+                    count = 0;
+                    best = i32::MIN;
+                    first = x[t.global];
+                }
+                t.barrier.wait();
+                let v = x[t.global];
+                if v > 0 {
+                    atomic_fetch_inc(&count);
+                }
+                atomic_fetch_max(&best, v);
+                t.barrier.wait();
+                o[t.global] = [count as i32, best, first + v];
+            })
+            .unwrap();
+        }
+        let what = acc.description();
+        for tile in 0..TILES {
+            let part = &xs[tile * TS as usize..(tile + 1) * TS as usize];
+            let count = part.iter().filter(|&&v| v > 0).count() as i32;
+            let best = *part.iter().max().unwrap();
+            for (l, &v) in part.iter().enumerate() {
+                let g = tile * TS as usize + l;
+                assert_eq!(out[g], [count, best, part[0] + v], "{what}: element {g}");
+            }
+        }
+    }
+}

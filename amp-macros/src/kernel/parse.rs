@@ -59,6 +59,8 @@ enum Binding {
     Tiled,
     /// A `tile_static!` array.
     TileStatic(u32),
+    /// A `tile_static!` scalar (an array of one element inside).
+    TileScalar(u32),
 }
 
 struct Resolver<'e> {
@@ -176,6 +178,14 @@ fn atomic_function(name: &str) -> Option<(&'static str, usize)> {
         "atomic_compare_exchange" => ("CompareExchange", 3),
         _ => return None,
     })
+}
+
+/// The literal `0i32`: the index of a tile_static scalar's one element.
+fn zero(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Lit(Lit::Int(0, Some(Scalar::I32)), None),
+        span,
+    }
 }
 
 fn is_const_name(name: &str) -> bool {
@@ -595,6 +605,11 @@ impl Resolver<'_> {
             // `Element`): rustc checks the `Element` bound.
             let element = matches!(ty, syn::Type::Path(p) if p.qself.is_none())
                 && !matches!(ty, syn::Type::Path(p) if p.path.is_ident("bool"));
+            // A scalar (`let count: u32;`) is an array of one element.
+            let scalar = dims.is_empty();
+            if scalar {
+                dims.push(syn::parse_quote!(1));
+            }
             let (true, 1..=3) = (element, dims.len()) else {
                 self.errors.at(&pt.ty, "tile_static arrays have 1 to 3 dimensions of an element type (i32, u32, f32, f64, a short vector, a #[derive(Element)] struct): `[[f32; N]; M]`");
                 continue;
@@ -605,7 +620,11 @@ impl Resolver<'_> {
                 .expect("a scope")
                 .last_mut()
                 .expect("just declared")
-                .1 = Binding::TileStatic(local);
+                .1 = if scalar {
+                Binding::TileScalar(local)
+            } else {
+                Binding::TileStatic(local)
+            };
             out.push(Stmt {
                 kind: StmtKind::TileStatic {
                     local,
@@ -993,6 +1012,9 @@ impl Resolver<'_> {
                         self.errors.at(p, "the kernel's index cannot be assigned");
                         None
                     }
+                    Some(Binding::TileScalar(id)) => {
+                        Some(Place::TileElement(id, name, vec![zero(p.span())]))
+                    }
                     Some(Binding::TileStatic(_)) => {
                         self.errors.at(
                             p,
@@ -1054,7 +1076,6 @@ impl Resolver<'_> {
         op: &'static str,
         arity: usize,
     ) -> Option<Expr> {
-        let span = c.span();
         if c.args.len() != arity {
             let form = match arity {
                 1 => format!("`{name}(&a[idx])`"),
@@ -1077,6 +1098,14 @@ impl Resolver<'_> {
             self.errors.at(&c.args[0], place_error);
             return None;
         };
+        // `&count` of a tile_static scalar.
+        if let syn::Expr::Path(p) = strip_parens(&r.expr)
+            && let Some(n) = self.path_ident(p)
+            && let Some(Binding::TileScalar(id)) = self.lookup(&n.to_string())
+        {
+            let target = Place::TileElement(id, n, vec![zero(p.span())]);
+            return self.atomic_rest(c, path, op, arity, target);
+        }
         if !matches!(strip_parens(&r.expr), syn::Expr::Index(_)) {
             self.errors.at(&c.args[0], place_error);
             return None;
@@ -1090,6 +1119,19 @@ impl Resolver<'_> {
                 return None;
             }
         };
+        self.atomic_rest(c, path, op, arity, target)
+    }
+
+    /// The rest of an atomic call, after its element `target`.
+    fn atomic_rest(
+        &mut self,
+        c: &syn::ExprCall,
+        path: &syn::ExprPath,
+        op: &'static str,
+        arity: usize,
+        target: Place,
+    ) -> Option<Expr> {
+        let span = c.span();
         let mut rest = c.args.iter().skip(1);
         let expected = if op == "CompareExchange" {
             let arg = rest.next().expect("three arguments");
@@ -1172,6 +1214,13 @@ impl Resolver<'_> {
             Some(Binding::Local(id, alias)) => IndexBase::Local(id, alias.unwrap_or(name)),
             Some(Binding::Index) => IndexBase::KernelIndex(name),
             Some(Binding::TileStatic(id)) => IndexBase::TileStatic(id, name),
+            Some(Binding::TileScalar(_)) => {
+                self.errors.at(
+                    &name,
+                    "a tile_static scalar is not an array: use it by name",
+                );
+                return None;
+            }
             Some(Binding::Tiled) => {
                 self.errors.at(
                     &name,
@@ -1254,6 +1303,9 @@ impl Resolver<'_> {
                             self.errors
                                 .at(p, "a tile_static array is used element by element: `a[i]`");
                             return None;
+                        }
+                        Some(Binding::TileScalar(id)) => {
+                            ExprKind::TileLoad(id, name, vec![zero(span)])
                         }
                         // An upper-case name is a constant or a const
                         // parameter, inlined. In a kernel it may also be a
