@@ -50,6 +50,7 @@ mod index;
 mod kernel;
 mod layout;
 mod number;
+pub mod precise_math;
 mod queuing_mode;
 mod range_set;
 mod short_vector;
@@ -185,7 +186,7 @@ pub mod prelude {
         UInt2, UInt3, UInt4, atomic_compare_exchange, atomic_exchange, atomic_fetch_add,
         atomic_fetch_and, atomic_fetch_dec, atomic_fetch_inc, atomic_fetch_max, atomic_fetch_min,
         atomic_fetch_or, atomic_fetch_sub, atomic_fetch_xor, copy, copy_async, direct3d,
-        parallel_for_each,
+        parallel_for_each, precise_math,
     };
     pub use amp_macros::kernel;
 }

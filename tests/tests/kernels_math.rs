@@ -1327,3 +1327,190 @@ fn short_vectors_are_captured_by_value() {
         }
     }
 }
+
+/// `erf` in `f64` from its Taylor series (|x| < 3) or, for `erfc`, Lentz's
+/// continued fraction (|x| >= 3): an independent reference for
+/// `precise_math`.
+fn erf_reference(x: f64) -> (f64, f64) {
+    let z = x.abs();
+    let (erf, erfc) = if z < 3.0 {
+        let (mut term, mut sum, mut n) = (z, z, 0.0f64);
+        while term.abs() > 1e-17 * sum.abs() {
+            n += 1.0;
+            term *= -z * z / n;
+            sum += term / (2.0 * n + 1.0);
+        }
+        let e = sum * 2.0 / std::f64::consts::PI.sqrt();
+        (e, 1.0 - e)
+    } else {
+        // erfc(z) = e^(-z^2)/sqrt(pi) * 1/(z + 1/2 /(z + 1/(z + 3/2 /(z + ...))))
+        let mut f = z;
+        for k in (1..60).rev() {
+            f = z + (k as f64 / 2.0) / f;
+        }
+        let c = (-z * z).exp() / std::f64::consts::PI.sqrt() / f;
+        (1.0 - c, c)
+    };
+    if x < 0.0 {
+        (-erf, 2.0 - erfc)
+    } else {
+        (erf, erfc)
+    }
+}
+
+/// `ln |Gamma(x)|` and the sign of `Gamma(x)` in `f64` (recurrence into
+/// [10, 11), then Stirling's series; reflection below 0.5): an independent
+/// reference for `precise_math`.
+fn lgamma_reference(x: f64) -> (f64, f64) {
+    use std::f64::consts::PI;
+    if x < 0.5 {
+        let (l, s) = lgamma_reference(1.0 - x);
+        let sin = (PI * x).sin();
+        return ((PI / sin.abs()).ln() - l, s * sin.signum());
+    }
+    let (mut y, mut shift) = (x, 0.0f64);
+    while y < 10.0 {
+        shift += y.ln();
+        y += 1.0;
+    }
+    let y2 = y * y;
+    let series = 1.0 / (12.0 * y) - 1.0 / (360.0 * y * y2) + 1.0 / (1260.0 * y * y2 * y2)
+        - 1.0 / (1680.0 * y * y2 * y2 * y2);
+    (
+        (y - 0.5) * y.ln() - y + 0.5 * (2.0 * PI).ln() + series - shift,
+        1.0,
+    )
+}
+
+/// `amp_core::precise_math` (`erf`, `erfc`, `tgamma`, `lgamma`, `rsqrt`,
+/// `exp10`, `fdim`) in kernels against independent `f64` references (and
+/// against the same functions called on the host), with special values:
+/// zeros, infinities, NaN, negative integers (poles), large arguments.
+#[test]
+fn precise_math_matches_f64_references() {
+    use amp_core::precise_math::{cospi, erf, erfc, exp10, fdim, lgamma, rsqrt, sinpi, tgamma};
+    const N: usize = 1500;
+    for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(9998 + k as u64);
+        let mut xs: Vec<f32> = (0..N)
+            .map(|_| rng.range(-60_000, 60_000) as f32 / 2000.0)
+            .collect();
+        let specials = [
+            0.0f32,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -3.0,
+            1.0,
+            2.0,
+            0.5,
+            1e-6,
+            -1e-6,
+            9.0,
+            -9.0,
+            34.5,
+            -4.5,
+        ];
+        for (j, v) in specials.into_iter().enumerate() {
+            xs[j] = v;
+        }
+        let mut out = vec![[f32::from_bits(POISON_U32); 9]; N];
+        {
+            let x = ArrayView::from_slice(&xs).unwrap();
+            let o = ArrayView::from_slice_mut(&mut out).unwrap();
+            parallel_for_each!(&view, o.extent(), |i: Index<1>| {
+                let v = x[i];
+                o[i] = [
+                    erf(v),
+                    erfc(v),
+                    tgamma(v),
+                    lgamma(v),
+                    rsqrt(v.abs()),
+                    exp10(v * 0.5),
+                    fdim(v, 1.0),
+                    sinpi(v),
+                    cospi(v),
+                ];
+            })
+            .unwrap();
+        }
+        let what = acc.description();
+        for (j, &v) in xs.iter().enumerate() {
+            let x = f64::from(v);
+            let (e, c) = erf_reference(x);
+            let (lg, sign) = lgamma_reference(x);
+            let pole = x <= 0.0 && x == x.floor();
+            // sin(pi x), cos(pi x) with x reduced exactly in f64.
+            let (n, r) = (x.round(), x - x.round());
+            let parity = if n.rem_euclid(2.0) == 0.0 { 1.0 } else { -1.0 };
+            let finite = |f: f64| if v.is_finite() { f } else { f64::NAN };
+            let want: [f64; 9] = [
+                if v.is_nan() { f64::NAN } else { e },
+                if v.is_nan() { f64::NAN } else { c },
+                if pole {
+                    if x == 0.0 { 1.0 / x } else { f64::NAN }
+                } else if x == f64::NEG_INFINITY || v.is_nan() {
+                    f64::NAN
+                } else {
+                    sign * lg.exp()
+                },
+                if pole {
+                    f64::INFINITY
+                } else if v.is_nan() {
+                    f64::NAN
+                } else {
+                    lg
+                },
+                1.0 / x.abs().sqrt(),
+                10f64.powf(x * 0.5),
+                if v.is_nan() {
+                    f64::NAN
+                } else {
+                    (x - 1.0).max(0.0)
+                },
+                finite(parity * (std::f64::consts::PI * r).sin()),
+                finite(parity * (std::f64::consts::PI * r).cos()),
+            ];
+            // Relative tolerances (lgamma also absolute, near its zeros);
+            // erfc's error grows with z^2 through exp (GPU exp: 3 + 2|x| ulp).
+            let tol: [(f64, f64); 9] = [
+                (2e-6, 1e-7),
+                (1e-6 + 2e-6 * x * x, 1e-38),
+                (1e-4, 1e-38),
+                (1e-5, 1e-5),
+                (1e-6, 0.0),
+                (2e-6 * x.abs().max(1.0), 0.0),
+                (1e-7, 0.0),
+                (1e-5, 1e-6),
+                (1e-5, 1e-6),
+            ];
+            for (m, (&got, &want)) in out[j].iter().zip(&want).enumerate() {
+                let got = f64::from(got);
+                let (rel, abs) = tol[m];
+                // Beyond f32's range, the f32 result is ±inf or 0.
+                let want32 = want as f32;
+                let ok = (got.is_nan() && want.is_nan())
+                    || (want32.is_infinite() && got == f64::from(want32))
+                    || (want.abs() < 1e-37 && got.abs() < 1e-37)
+                    || (got - want).abs() <= abs.max(rel * want.abs());
+                assert!(ok, "{what}: precise_math {m} of {v}: {got} vs {want}");
+            }
+            // The same functions on the host (the same code, compiled as
+            // ordinary Rust; the kernel's native form may round an
+            // intermediate differently).
+            if acc.is_emulated() {
+                for (m, host) in [(0, erf(v)), (2, tgamma(v)), (3, lgamma(v))] {
+                    let got = out[j][m];
+                    assert!(
+                        (got.is_nan() && host.is_nan())
+                            || got == host
+                            || (got - host).abs() <= 1e-4 * host.abs() + 1e-5,
+                        "host {m} of {v}: {got} vs {host}"
+                    );
+                }
+            }
+        }
+    }
+}
