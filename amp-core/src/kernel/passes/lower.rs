@@ -34,11 +34,7 @@ const LN_2: f64 = std::f64::consts::LN_2;
 /// Lowers the calls of `body` (nested blocks included); `params` are
 /// locals the body may not mention (a function's parameters).
 pub(crate) fn block(body: &mut Block, params: &[LocalId]) {
-    let mut reserved = super::Types::default();
-    for p in params {
-        reserved.locals.insert(*p, Type::Scalar(Scalar::Bool));
-    }
-    let mut next = super::Fresh::after(body, &reserved);
+    let mut next = super::Fresh::above(body, params.iter().copied());
     visit::exprs_mut(body, &mut |e| {
         if let ExprKind::Call(f, args) = &mut e.kind
             && let Some(lowered) = lower(*f, args, e.span, &mut next)

@@ -103,7 +103,13 @@ pub(crate) struct Fresh(u32);
 impl Fresh {
     /// Ids after those of `body` and of `types`.
     pub(crate) fn after(body: &Block, types: &Types) -> Fresh {
-        let mut max = types.locals.keys().map(|l| l.0).max().unwrap_or(0);
+        Fresh::above(body, types.locals.keys().copied())
+    }
+
+    /// Ids after those of `body` and of `reserved` (locals the body may not
+    /// mention, such as a function's parameters).
+    pub(crate) fn above(body: &Block, reserved: impl IntoIterator<Item = LocalId>) -> Fresh {
+        let mut max = reserved.into_iter().map(|l| l.0).max().unwrap_or(0);
         visit::locals(body, &mut |l| max = max.max(l.0));
         Fresh(max + 1)
     }
