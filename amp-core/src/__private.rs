@@ -161,10 +161,10 @@ pub mod kernel {
     pub use crate::kernel::ir;
     pub use crate::kernel::math::{
         Abs, Bits, Componentwise, Cross, Euclid, Float, FromBits, Geometric, Num, PowerOfTwo,
-        ToBits,
+        Shape, ToBits,
     };
     pub use crate::kernel::native::{
-        AtomicAccess, CpuView, IntoIndex, Store, TileArray, TileMemory, ops,
+        AtomicAccess, CpuView, IntoIndex, Load, Store, TileArray, TileMemory, ops,
     };
     pub use crate::kernel::{
         KernelSite, Split, Threaded, TiledNative, compiled_sources, launch, launch_tiled,

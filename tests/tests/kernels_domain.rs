@@ -435,3 +435,145 @@ fn extents_of_captured_containers_in_kernels() {
         }
     }
 }
+
+/// `x / d` and `x % d` by the kernel language's integer rules (`x / 0 == x`,
+/// `x % 0 == 0`, `MIN / -1 == MIN`, `MIN % -1 == 0`), on the host.
+fn kernel_div(x: i32, d: i32) -> i32 {
+    if d == 0 { x } else { x.wrapping_div(d) }
+}
+
+fn kernel_rem(x: i32, d: i32) -> i32 {
+    if d == 0 { 0 } else { x.wrapping_rem(d) }
+}
+
+/// Geometry values inside kernels (C++ AMP's `index` and `extent` are
+/// `restrict(cpu, amp)`): `Index` and `Extent` captured by value, built with
+/// `new`, combined with each other and with `i32`s (`+ - * / %`, `+=`,
+/// `-=`, `*=`), compared, negated, stepped (`inc`, `dec`, `post_inc`,
+/// `post_dec`), and `contains`, `size`, `RANK`: each work item writes 16
+/// results, compared with the host's `Index`/`Extent` operators on random
+/// captured values with edge components (0, -1, `i32::MIN`, `i32::MAX`).
+#[test]
+fn index_and_extent_values_in_kernels_match_the_host() {
+    const OUTS: usize = 16;
+    const ROWS: i32 = 6;
+    const COLS: i32 = 7;
+    let mut rng = Rng::new(0x6E0_2026);
+    for (case, (view, what)) in all_views().into_iter().enumerate() {
+        let pick = |rng: &mut Rng| match rng.range(0, 8) {
+            0 => 0,
+            1 => -1,
+            2 => i32::MIN,
+            3 => i32::MAX,
+            _ => rng.range(-1000, 1000),
+        };
+        let i0 = Index::new([pick(&mut rng), pick(&mut rng)]);
+        // Extents that contain some of the domain, and random ones.
+        let e0 = if case % 2 == 0 {
+            Extent::new([rng.range(1, ROWS + 2), rng.range(1, COLS + 2)])
+        } else {
+            Extent::new([pick(&mut rng), pick(&mut rng)])
+        };
+        let k = rng.range(-50, 50);
+        let len = (ROWS * COLS) as usize * OUTS;
+        let mut out = vec![POISON_I32; len];
+        {
+            let ov = ArrayView::new_mut([ROWS * COLS * OUTS as i32], &mut out).unwrap();
+            ov.discard_data();
+            parallel_for_each!(view, [ROWS, COLS], |idx: Index<2>| {
+                let base = (idx[0] * COLS + idx[1]) * OUTS as i32;
+                let a = idx + i0;
+                let b = (a - 3) * k;
+                let c = b / i0;
+                let d = 7 - idx % (i0 + 2);
+                let mut e = e0 + idx;
+                e -= 1;
+                e *= 2;
+                e += Index::new([k, -k]);
+                let inside = e0.contains(&idx);
+                let mut m = idx;
+                let p = m.post_inc();
+                let q = m.dec();
+                let r = m.post_dec();
+                let s = m.inc();
+                let same = (a == b) as i32
+                    + 2 * (a != idx) as i32
+                    + 4 * (e == e0) as i32
+                    + 8 * (Extent::new([ROWS, COLS]) == e0) as i32;
+                let n = -a;
+                let _ = n;
+                ov[[base]] = a[0] ^ a[1];
+                ov[[base + 1]] = b[0];
+                ov[[base + 2]] = b[1];
+                ov[[base + 3]] = c[0];
+                ov[[base + 4]] = c[1];
+                ov[[base + 5]] = d[0] * 31 + d[1];
+                ov[[base + 6]] = e[0];
+                ov[[base + 7]] = e[1];
+                ov[[base + 8]] = inside as i32;
+                ov[[base + 9]] = e0.size() as i32;
+                ov[[base + 10]] = p[0] * 1000 + q[1] * 100 + r[0] * 10 + s[1];
+                ov[[base + 11]] = m[0] - idx[0] + m[1] - idx[1];
+                ov[[base + 12]] = same;
+                ov[[base + 13]] = n[0].wrapping_add(n[1]);
+                ov[[base + 14]] = Index::<2>::RANK as i32 + i0[1] - e0[0];
+                ov[[base + 15]] = (idx - i0)[1];
+            })
+            .unwrap();
+        }
+        for r in 0..ROWS {
+            for c in 0..COLS {
+                let idx = Index::new([r, c]);
+                let base = (r * COLS + c) as usize * OUTS;
+                let a = idx + i0;
+                let b = Index::new([
+                    (a[0].wrapping_sub(3)).wrapping_mul(k),
+                    (a[1].wrapping_sub(3)).wrapping_mul(k),
+                ]);
+                let c_ = [kernel_div(b[0], i0[0]), kernel_div(b[1], i0[1])];
+                let d = [
+                    7 - kernel_rem(r, i0[0].wrapping_add(2)),
+                    7 - kernel_rem(c, i0[1].wrapping_add(2)),
+                ];
+                let mut e = e0 + idx;
+                e -= 1;
+                e *= 2;
+                e += Index::new([k, k.wrapping_neg()]);
+                let p = idx;
+                let q = idx;
+                let s = idx;
+                let same = (a == b) as i32
+                    + 2 * (a != idx) as i32
+                    + 4 * (e == e0) as i32
+                    + 8 * (Extent::new([ROWS, COLS]) == e0) as i32;
+                let size = e0
+                    .to_array()
+                    .iter()
+                    .fold(0u32.wrapping_add(1), |p, &x| p.wrapping_mul(x as u32));
+                let want = [
+                    a[0] ^ a[1],
+                    b[0],
+                    b[1],
+                    c_[0],
+                    c_[1],
+                    d[0].wrapping_mul(31).wrapping_add(d[1]),
+                    e[0],
+                    e[1],
+                    e0.contains(&idx) as i32,
+                    size as i32,
+                    p[0] * 1000 + q[1] * 100 + idx[0] * 10 + s[1],
+                    0,
+                    same,
+                    a[0].wrapping_neg().wrapping_add(a[1].wrapping_neg()),
+                    2i32.wrapping_add(i0[1]).wrapping_sub(e0[0]),
+                    c.wrapping_sub(i0[1]),
+                ];
+                assert_eq!(
+                    &out[base..base + OUTS],
+                    &want[..],
+                    "{what}: index {idx}, i0 = {i0}, e0 = {e0}, k = {k}"
+                );
+            }
+        }
+    }
+}

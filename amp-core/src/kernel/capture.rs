@@ -32,7 +32,8 @@ pub enum ScalarValue {
     F64(f64),
     /// A `bool`.
     Bool(bool),
-    /// A short vector: its components' words (`f64` components take two).
+    /// A short vector, or an `Index`/`Extent`: its components' words
+    /// (`f64` components take two).
     Vector {
         /// The words, the first `len` of them used.
         words: [u32; 8],
@@ -45,7 +46,7 @@ pub enum ScalarValue {
 /// and the scalar types; anything else is a compile error at the capture.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel",
-    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64`, `bool` or short-vector values (by copy); in generic code, bound a captured type parameter by `amp_core::Number`, `Float` or `Integer`"
+    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64`, `bool`, short-vector, `Index` or `Extent` values (by copy); in generic code, bound a captured type parameter by `amp_core::Number`, `Float` or `Integer`"
 )]
 pub trait Capture {
     /// What the native (CPU) form of the body sees.
@@ -264,6 +265,68 @@ macro_rules! vector_capture {
 vector_capture!(
     Int2, Int3, Int4, UInt2, UInt3, UInt4, Float2, Float3, Float4, Double2, Double3, Double4
 );
+
+/// The most components an `Index`/`Extent` captured by value may have.
+const MAX_CAPTURED_RANK: usize = 8;
+
+fn geometry_words<const N: usize>(components: [i32; N], what: &str) -> Result<ScalarValue> {
+    if N > MAX_CAPTURED_RANK {
+        return Err(Error::UnsupportedFeature {
+            accelerator: "kernel compiler".to_string(),
+            feature: format!(
+                "capturing an {what}<{N}> by value (kernels capture ranks up to {MAX_CAPTURED_RANK})"
+            ),
+        });
+    }
+    let mut words = [0u32; 8];
+    for (w, c) in words.iter_mut().zip(components) {
+        *w = c as u32;
+    }
+    Ok(ScalarValue::Vector {
+        words,
+        len: N as u8,
+    })
+}
+
+impl<const N: usize> Capture for crate::Index<N> {
+    type Cpu = crate::Index<N>;
+    fn kind(&self) -> CaptureKind {
+        CaptureKind::Index(N as u32)
+    }
+    fn bind(&self, _view: &AcceleratorView) -> Result<Bound<crate::Index<N>>> {
+        Ok(Bound::Scalar(
+            geometry_words(self.to_array(), "Index")?,
+            *self,
+        ))
+    }
+}
+
+impl<const N: usize> Capture for crate::Extent<N> {
+    type Cpu = crate::Extent<N>;
+    fn kind(&self) -> CaptureKind {
+        CaptureKind::Index(N as u32)
+    }
+    fn bind(&self, _view: &AcceleratorView) -> Result<Bound<crate::Extent<N>>> {
+        Ok(Bound::Scalar(
+            geometry_words(self.to_array(), "Extent")?,
+            *self,
+        ))
+    }
+}
+
+impl<const N: usize> BindNative for crate::Index<N> {
+    type Out<'a> = crate::Index<N>;
+    fn native(&self) -> crate::Index<N> {
+        *self
+    }
+}
+
+impl<const N: usize> BindNative for crate::Extent<N> {
+    type Out<'a> = crate::Extent<N>;
+    fn native(&self) -> crate::Extent<N> {
+        *self
+    }
+}
 
 /// A tuple of captures (`(&a, &b, ..)`), as `parallel_for_each!` passes them.
 pub trait CaptureList {

@@ -322,6 +322,11 @@ pub enum Builtin {
     Distance,
     Normalize,
     Cross,
+    /// `extent.contains(&index)`: every component in `0..extent[d]`.
+    Contains,
+    /// `extent.size()`: the product of the components, as a wrapping `u32`
+    /// (C++ AMP's `unsigned int`).
+    Size,
 }
 
 /// Atomic read-modify-write operations (C++ AMP's `atomic_fetch_*`).
@@ -560,6 +565,9 @@ pub enum CaptureKind {
     /// A short vector (`Float4`: 4 and `F32`) copied by value into the
     /// launch's parameters.
     Vector(u8, Scalar),
+    /// An `Index<N>` or `Extent<N>` of rank N copied by value into the
+    /// launch's parameters (an `array<i32, N>` in the kernel).
+    Index(u32),
 }
 
 /// A whole kernel: what one `parallel_for_each!` lowers to.
@@ -625,7 +633,7 @@ impl Stmt {
 /// A Rust constant that a kernel inlines as a literal.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be inlined into a kernel as a constant",
-    note = "constants in kernels (paths such as `i32::MAX`, upper-case names such as `TS`) must be `i32`, `u32`, `f32`, `f64` or `bool`; name local variables in snake case to capture them"
+    note = "constants in kernels (paths such as `i32::MAX`, upper-case names such as `TS`) must be `i32`, `u32`, `f32`, `f64`, `bool` or `usize` (used through a cast: `N as i32`); name local variables in snake case to capture them"
 )]
 pub trait ConstLit: Copy {
     /// The literal.
@@ -667,6 +675,18 @@ impl ConstLit for f64 {
     }
     fn key(self) -> u64 {
         self.to_bits()
+    }
+}
+
+/// `usize` constants (`const N: usize`, `Index::<2>::RANK`) are untyped
+/// integer literals: a kernel uses them through a cast (`N as i32`) or where
+/// the context gives them a type.
+impl ConstLit for usize {
+    fn lit(self) -> Lit {
+        Lit::Int(self as u128, None)
+    }
+    fn key(self) -> u64 {
+        self as u64
     }
 }
 

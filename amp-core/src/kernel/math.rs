@@ -389,6 +389,31 @@ pub trait Cross: Copy {
     fn cross(self, o: Self) -> Self;
 }
 
+/// `Extent` methods in kernels: `contains` (as on the host) and `size`,
+/// which in kernels is C++ AMP's `unsigned int` (a wrapping `u32` product;
+/// the host's `Extent::size` is a `u64`).
+#[diagnostic::on_unimplemented(
+    message = "`contains` and `size` apply to an `Extent<N>` in kernels, not `{Self}`",
+    label = "not an extent"
+)]
+pub trait Shape<const N: usize>: Copy {
+    /// Whether every component of `idx` is in `0..self[d]`.
+    fn contains(self, idx: &crate::Index<N>) -> bool;
+    /// The number of indices, wrapping at `u32::MAX` as on GPUs.
+    fn size(self) -> u32;
+}
+
+impl<const N: usize> Shape<N> for crate::Extent<N> {
+    fn contains(self, idx: &crate::Index<N>) -> bool {
+        crate::Extent::contains(&self, idx)
+    }
+    fn size(self) -> u32 {
+        self.to_array()
+            .iter()
+            .fold(1u32, |p, &c| p.wrapping_mul(c as u32))
+    }
+}
+
 macro_rules! vector_math {
     (float $($name:ident($t:ty) [$($f:ident),+]);* $(;)?) => {$(
         impl Componentwise for crate::$name {

@@ -147,6 +147,7 @@ pub(crate) fn lower(
                 }
                 CaptureKind::Scalar(s) => s.rust().to_string(),
                 CaptureKind::Vector(n, s) => format!("{}x{n}", s.rust()),
+                CaptureKind::Index(n) => format!("idx{n}"),
             });
         }
         name.push_str(if shader.immediates {

@@ -91,6 +91,40 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     }
 }
 
+/// A read of a captured value by index, as generated code spells
+/// `name[idx]`: an element of a container, or a component of an
+/// `Index`/`Extent` captured by value.
+pub trait Load<I>: Copy {
+    /// What the read gives.
+    type Output;
+    /// The element or component at `idx`.
+    fn load_at(self, idx: I) -> Self::Output;
+}
+
+impl<T: Element, const N: usize, A: Access, I: IntoIndex<N>> Load<I> for &CpuView<T, N, A> {
+    type Output = T;
+    #[inline(always)]
+    fn load_at(self, idx: I) -> T {
+        self.load(idx)
+    }
+}
+
+impl<const N: usize, I: ops::CastTo<usize>> Load<I> for Index<N> {
+    type Output = i32;
+    #[inline(always)]
+    fn load_at(self, idx: I) -> i32 {
+        self[idx.cast()]
+    }
+}
+
+impl<const N: usize, I: ops::CastTo<usize>> Load<I> for crate::Extent<N> {
+    type Output = i32;
+    #[inline(always)]
+    fn load_at(self, idx: I) -> i32 {
+        self[idx.cast()]
+    }
+}
+
 /// The value of `T` held in `words` (relaxed atomic loads: racing kernels
 /// stay defined behaviour).
 #[inline(always)]
@@ -340,6 +374,108 @@ pub mod ops {
         }
     }
 
+    impl<const N: usize> Binary<crate::Index<N>> for i32 {
+        type Output = crate::Index<N>;
+        fn add2(self, rhs: crate::Index<N>) -> crate::Index<N> {
+            crate::Index::new([self; N]).add(rhs)
+        }
+        fn sub2(self, rhs: crate::Index<N>) -> crate::Index<N> {
+            crate::Index::new([self; N]).sub(rhs)
+        }
+        fn mul2(self, rhs: crate::Index<N>) -> crate::Index<N> {
+            crate::Index::new([self; N]).mul(rhs)
+        }
+        fn div2(self, rhs: crate::Index<N>) -> crate::Index<N> {
+            crate::Index::new([self; N]).div(rhs)
+        }
+        fn rem2(self, rhs: crate::Index<N>) -> crate::Index<N> {
+            crate::Index::new([self; N]).rem(rhs)
+        }
+    }
+
+    /// `Extent` arithmetic in kernels: as `Index` arithmetic (wrapping,
+    /// the kernel's division rules), with an `Extent` result where one
+    /// operand is an `Extent` (C++ AMP's `extent + index`).
+    macro_rules! extent_binary {
+        ($($l:ty, $r:ty;)*) => {$(
+            impl<const N: usize> Binary<$r> for $l {
+                type Output = crate::Extent<N>;
+                fn add2(self, rhs: $r) -> crate::Extent<N> {
+                    crate::Extent::new(as_index(self).add(as_index(rhs)).to_array())
+                }
+                fn sub2(self, rhs: $r) -> crate::Extent<N> {
+                    crate::Extent::new(as_index(self).sub(as_index(rhs)).to_array())
+                }
+                fn mul2(self, rhs: $r) -> crate::Extent<N> {
+                    crate::Extent::new(as_index(self).mul(as_index(rhs)).to_array())
+                }
+                fn div2(self, rhs: $r) -> crate::Extent<N> {
+                    crate::Extent::new(as_index(self).div(as_index(rhs)).to_array())
+                }
+                fn rem2(self, rhs: $r) -> crate::Extent<N> {
+                    crate::Extent::new(as_index(self).rem(as_index(rhs)).to_array())
+                }
+            }
+        )*};
+    }
+    extent_binary! {
+        crate::Extent<N>, crate::Extent<N>;
+        crate::Extent<N>, crate::Index<N>;
+    }
+    impl<const N: usize> Binary<i32> for crate::Extent<N> {
+        type Output = crate::Extent<N>;
+        fn add2(self, rhs: i32) -> Self {
+            self.add2(crate::Index::new([rhs; N]))
+        }
+        fn sub2(self, rhs: i32) -> Self {
+            self.sub2(crate::Index::new([rhs; N]))
+        }
+        fn mul2(self, rhs: i32) -> Self {
+            self.mul2(crate::Index::new([rhs; N]))
+        }
+        fn div2(self, rhs: i32) -> Self {
+            self.div2(crate::Index::new([rhs; N]))
+        }
+        fn rem2(self, rhs: i32) -> Self {
+            self.rem2(crate::Index::new([rhs; N]))
+        }
+    }
+    impl<const N: usize> Binary<crate::Extent<N>> for i32 {
+        type Output = crate::Extent<N>;
+        fn add2(self, rhs: crate::Extent<N>) -> crate::Extent<N> {
+            crate::Extent::new([self; N]).add2(rhs)
+        }
+        fn sub2(self, rhs: crate::Extent<N>) -> crate::Extent<N> {
+            crate::Extent::new([self; N]).sub2(rhs)
+        }
+        fn mul2(self, rhs: crate::Extent<N>) -> crate::Extent<N> {
+            crate::Extent::new([self; N]).mul2(rhs)
+        }
+        fn div2(self, rhs: crate::Extent<N>) -> crate::Extent<N> {
+            crate::Extent::new([self; N]).div2(rhs)
+        }
+        fn rem2(self, rhs: crate::Extent<N>) -> crate::Extent<N> {
+            crate::Extent::new([self; N]).rem2(rhs)
+        }
+    }
+    /// Either geometry type's components, as an `Index`.
+    trait AsIndex<const N: usize> {
+        fn index(self) -> crate::Index<N>;
+    }
+    impl<const N: usize> AsIndex<N> for crate::Index<N> {
+        fn index(self) -> crate::Index<N> {
+            self
+        }
+    }
+    impl<const N: usize> AsIndex<N> for crate::Extent<N> {
+        fn index(self) -> crate::Index<N> {
+            crate::Index::new(self.to_array())
+        }
+    }
+    fn as_index<const N: usize>(x: impl AsIndex<N>) -> crate::Index<N> {
+        x.index()
+    }
+
     /// Integer vector division and remainder with WGSL's zero rules, per
     /// component.
     macro_rules! vector_binary {
@@ -425,6 +561,11 @@ pub mod ops {
             -self
         }
     }
+    impl<const N: usize> Negate for crate::Extent<N> {
+        fn negate(self) -> Self {
+            -self
+        }
+    }
     macro_rules! negate_vector {
         ($($v:ident),*) => {$(
             impl Negate for crate::$v {
@@ -498,7 +639,8 @@ pub mod ops {
             impl CastTo<f64> for $from { fn cast(self) -> f64 { self as f64 } }
         )*};
     }
-    casts!(i32, u32, f32, f64);
+    // `usize` for Rust constants (`N as i32` where `const N: usize`).
+    casts!(i32, u32, f32, f64, usize);
     // Indices: integers only, as in Rust (`arr[x]` needs a `usize`).
     impl CastTo<usize> for i32 {
         fn cast(self) -> usize {

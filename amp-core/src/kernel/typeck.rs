@@ -355,8 +355,23 @@ impl<'k> Checker<'k> {
             StmtKind::Assign(place, op, e) => {
                 let pt = self.place(place, span)?;
                 let et = self.expr(e)?;
-                match op {
-                    Some(BinOp::Shl | BinOp::Shr) => self.solver.require(&et, Kind::Int, span)?,
+                match (op, self.solver.resolve(&pt), self.solver.resolve(&et)) {
+                    (Some(BinOp::Shl | BinOp::Shr), ..) => {
+                        self.solver.require(&et, Kind::Int, span)?
+                    }
+                    // `idx += 1`, `v *= 2.0`: an index or vector combined
+                    // with one of its components, as for the operators.
+                    (Some(_), Term::Known(Type::Index(_)), et)
+                        if !matches!(et, Term::Known(Type::Index(_))) =>
+                    {
+                        self.solver.unify(&et, &i32t(), span)?
+                    }
+                    (Some(_), Term::Known(Type::Vector(_, sc)), et)
+                        if !matches!(et, Term::Known(Type::Vector(..))) =>
+                    {
+                        self.solver
+                            .unify(&et, &Term::Known(Type::Scalar(sc)), span)?
+                    }
                     _ => self.solver.unify(&pt, &et, span)?,
                 }
             }
@@ -451,7 +466,7 @@ impl<'k> Checker<'k> {
     fn load(&mut self, c: CaptureId, idx: &[Expr], span: Span) -> Result<Term> {
         let (elem, rank) = match self.capture(c, span)? {
             CaptureKind::Container { elem, rank, .. } => (elem.clone(), *rank),
-            CaptureKind::Scalar(_) | CaptureKind::Vector(..) => {
+            CaptureKind::Scalar(_) | CaptureKind::Vector(..) | CaptureKind::Index(_) => {
                 return Err(type_error(span, "indexing a scalar capture".to_string()));
             }
         };
@@ -600,6 +615,7 @@ impl<'k> Checker<'k> {
             ExprKind::Capture(c) => match self.capture(*c, span)? {
                 CaptureKind::Scalar(s) => Term::Known(Type::Scalar(*s)),
                 CaptureKind::Vector(n, s) => Term::Known(Type::Vector(*n, *s)),
+                CaptureKind::Index(n) => Term::Known(Type::Index(*n)),
                 CaptureKind::Container { .. } => {
                     return Err(type_error(span, "a container used as a value".to_string()));
                 }
@@ -607,7 +623,7 @@ impl<'k> Checker<'k> {
             ExprKind::KernelIndex => Term::Known(Type::Index(self.rank)),
             ExprKind::Extent(c) => match self.capture(*c, span)? {
                 CaptureKind::Container { rank, .. } => Term::Known(Type::Index(*rank)),
-                CaptureKind::Scalar(_) | CaptureKind::Vector(..) => {
+                CaptureKind::Scalar(_) | CaptureKind::Vector(..) | CaptureKind::Index(_) => {
                     return Err(type_error(span, "`.extent()` of a scalar".to_string()));
                 }
             },
@@ -806,6 +822,26 @@ impl<'k> Checker<'k> {
             .cloned()
             .ok_or_else(|| type_error(span, format!("{f:?} needs an argument")))?;
         use Builtin::*;
+        // Geometry: `Extent`/`Index` values (one IR type).
+        if let Term::Known(Type::Index(n)) = self.solver.resolve(&first) {
+            return match (f, ts.len()) {
+                (Contains, 2) => {
+                    self.solver.unify(&first, &ts[1], span)?;
+                    Ok(boolt())
+                }
+                (Size, 1) => Ok(Term::Known(Type::Scalar(Scalar::U32))),
+                _ => Err(type_error(
+                    span,
+                    format!("{f:?} does not apply to an extent or index of rank {n}"),
+                )),
+            };
+        }
+        if matches!(f, Contains | Size) {
+            return Err(type_error(
+                span,
+                format!("{f:?} applies to an `Extent` (`e.contains(&idx)`, `e.size()`)"),
+            ));
+        }
         // Short vectors: the component-wise built-ins and the geometric ones.
         if let Term::Known(Type::Vector(n, s)) = self.solver.resolve(&first) {
             for t in &ts[1..] {
@@ -928,6 +964,7 @@ impl<'k> Checker<'k> {
 pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
     // The front end's last step: methods WGSL lacks, in terms of others.
     super::passes::lower::block(&mut kernel.body, &[]);
+    super::passes::lower::geometry_captures(&mut kernel.body, &kernel.captures);
     let mut checker = Checker::new(&kernel.captures, kernel.rank, Vec::new());
     checker.block(&kernel.body)?;
     Ok(checker.write_back(&mut kernel.body))

@@ -489,6 +489,12 @@ impl Writer<'_> {
                     capture_words.push(u32::MAX); // placed below, aligned
                     vector_fields.push((i, *n, *s));
                 }
+                CaptureKind::Index(n) => {
+                    capture_words.push(fields.len() as u32);
+                    for d in 0..*n {
+                        fields.push((format!("amp_s{i}_{d}"), "i32"));
+                    }
+                }
             }
             self.captures.push(wgsl_name);
         }
@@ -1467,6 +1473,14 @@ impl Writer<'_> {
                 Some((_, CaptureKind::Vector(n, s))) => {
                     Ok((format!("amp_p.amp_s{}", c.0), Type::Vector(*n, *s)))
                 }
+                Some((_, CaptureKind::Index(n))) => {
+                    let parts: Vec<String> =
+                        (0..*n).map(|d| format!("amp_p.amp_s{}_{d}", c.0)).collect();
+                    Ok((
+                        format!("array<i32, {n}>({})", parts.join(", ")),
+                        Type::Index(*n),
+                    ))
+                }
                 _ => Err(compile_error(span, "a container used as a value")),
             },
             ExprKind::KernelIndex => Ok(("amp_idx".to_string(), Type::Index(self.kernel.rank))),
@@ -2005,6 +2019,42 @@ impl Writer<'_> {
             .map(|a| a.1.clone())
             .ok_or_else(|| compile_error(span, "missing argument"))?;
         use Builtin::*;
+        if let Type::Index(n) = ty {
+            // Geometry: `Extent` methods (type reconstruction admitted only
+            // these, with matching ranks).
+            let e = self.fresh();
+            pre.push(format!("let {e} = {};", args[0].0));
+            return Ok(match f {
+                Contains => {
+                    let i = self.fresh();
+                    pre.push(format!("let {i} = {};", args[1].0));
+                    let parts: Vec<String> = (0..n)
+                        .map(|d| format!("({i}[{d}] >= 0i && {i}[{d}] < {e}[{d}])"))
+                        .collect();
+                    let all = if parts.is_empty() {
+                        "true".to_string()
+                    } else {
+                        parts.join(" && ")
+                    };
+                    (format!("({all})"), Type::Scalar(Scalar::Bool))
+                }
+                Size => {
+                    let parts: Vec<String> = (0..n).map(|d| format!("u32({e}[{d}])")).collect();
+                    let product = if parts.is_empty() {
+                        "1u".to_string()
+                    } else {
+                        parts.join(" * ")
+                    };
+                    (format!("({product})"), Type::Scalar(Scalar::U32))
+                }
+                _ => {
+                    return Err(compile_error(
+                        span,
+                        format!("{f:?} does not apply to an extent"),
+                    ));
+                }
+            });
+        }
         if let Type::Vector(_, s) = ty {
             // Short vectors: WGSL's built-ins, component by component (type
             // reconstruction admitted only those that have one).
@@ -2230,6 +2280,12 @@ impl Writer<'_> {
                 return Err(compile_error(
                     span,
                     format!("{f:?} applies to float short vectors, not {ty:?}"),
+                ));
+            }
+            Contains | Size => {
+                return Err(compile_error(
+                    span,
+                    format!("{f:?} applies to an extent, not {ty:?}"),
                 ));
             }
             Hypot | Log | Ln1p | ExpM1 | Cbrt | SinCos | Asinh | Acosh | Atanh => {

@@ -85,7 +85,7 @@ pub(crate) enum ExprKind {
     /// `x[i]` on a local or the index parameter.
     Element(Box<Expr>, Box<Expr>),
     /// `Index::new([..])`, or an array literal used as an index.
-    MakeIndex(Vec<Expr>),
+    MakeIndex(Vec<Expr>, bool),
     Array(Vec<Expr>),
     Repeat(Box<Expr>, syn::Expr),
     /// A built-in (method-style) call: its IR name and its Rust method name.

@@ -264,7 +264,7 @@ impl Uniformity {
             | ExprKind::Cast(x, _)
             | ExprKind::Field(x, _)
             | ExprKind::Repeat(x, _) => self.expr(x, ctx),
-            ExprKind::MakeIndex(xs)
+            ExprKind::MakeIndex(xs, _)
             | ExprKind::Array(xs)
             | ExprKind::Call(_, _, xs)
             | ExprKind::CallFn(_, xs)
@@ -360,7 +360,7 @@ fn expr(e: &Expr, loops: u32, errors: &mut Errors) {
         ExprKind::Load(_, _, xs)
         | ExprKind::MakeVector(_, _, _, xs)
         | ExprKind::MakeTuple(xs)
-        | ExprKind::MakeIndex(xs)
+        | ExprKind::MakeIndex(xs, _)
         | ExprKind::Array(xs)
         | ExprKind::Call(_, _, xs) => {
             xs.iter().for_each(|x| expr(x, loops, errors));

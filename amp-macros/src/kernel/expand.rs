@@ -425,7 +425,7 @@ fn ir_expr(e: &Expr) -> TokenStream {
             let (x, i) = (boxed(x), boxed(i));
             quote!(__ir::ExprKind::ArrayElement(#x, #i))
         }
-        ExprKind::MakeIndex(parts) => {
+        ExprKind::MakeIndex(parts, _) => {
             let parts = parts.iter().map(ir_expr);
             quote!(__ir::ExprKind::MakeIndex(::std::vec![#(#parts),*]))
         }
@@ -989,7 +989,10 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         ExprKind::Extent(_, name) => quote_spanned!(span=> #name.extent()),
         ExprKind::Load(_, name, idx) => {
             let index = native_index(cx, idx);
-            quote_spanned!(span=> #name.load(#index))
+            // Through a trait: the capture may also be an `Index`/`Extent`
+            // value (`e[1]`).
+            let load = kpath("Load");
+            quote_spanned!(span=> #load::load_at(#name, #index))
         }
         ExprKind::Element(x, i) => {
             let x = native_expr(cx, x);
@@ -997,9 +1000,13 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             let f = kpath("ops::cast");
             quote_spanned!(span=> #x[#f::<usize, _>(#i)])
         }
-        ExprKind::MakeIndex(parts) => {
+        ExprKind::MakeIndex(parts, extent) => {
             let parts = parts.iter().map(|e| native_expr(cx, e));
-            quote_spanned!(span=> ::amp_core::Index::new([#(#parts),*]))
+            if *extent {
+                quote_spanned!(span=> ::amp_core::Extent::new([#(#parts),*]))
+            } else {
+                quote_spanned!(span=> ::amp_core::Index::new([#(#parts),*]))
+            }
         }
         ExprKind::Array(items) => {
             let items = items.iter().map(|e| native_expr(cx, e));
@@ -1009,8 +1016,14 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             let x = native_expr(cx, x);
             quote_spanned!(span=> [#x; #len])
         }
+        ExprKind::Call(_, method, args) if method == "contains" && args.len() == 2 => {
+            let (e, i) = (native_expr(cx, &args[0]), native_expr(cx, &args[1]));
+            let shape = kpath("Shape");
+            quote_spanned!(span=> #shape::contains(#e, &#i))
+        }
         ExprKind::Call(_, method, args) => {
             let trait_path = match method.to_string().as_str() {
+                "size" => kpath("Shape"),
                 "abs" => kpath("Abs"),
                 "min" | "max" | "clamp" => kpath("Num"),
                 "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits"

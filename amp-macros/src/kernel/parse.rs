@@ -152,6 +152,8 @@ const MATH_METHODS: &[(&str, &str)] = &[
     ("distance", "Distance"),
     ("normalize", "Normalize"),
     ("cross", "Cross"),
+    ("contains", "Contains"),
+    ("size", "Size"),
 ];
 
 /// The IR name of a built-in method, if `name` is one.
@@ -773,6 +775,22 @@ impl Resolver<'_> {
             other => (other, None, None),
         };
         let (name, mutable) = match pat {
+            // `let _ = e;` evaluates `e` and drops its value.
+            syn::Pat::Wild(w) => {
+                return match init {
+                    Some(init) => Some(Stmt {
+                        kind: StmtKind::Expr(init),
+                        span,
+                    }),
+                    None => {
+                        if l.init.is_none() {
+                            self.errors
+                                .at(w, "`let _;` binds nothing: write `let _ = value;`");
+                        }
+                        None
+                    }
+                };
+            }
             syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
                 (p.ident.clone(), p.mutability.is_some())
             }
@@ -1178,6 +1196,82 @@ impl Resolver<'_> {
         })
     }
 
+    /// `x.inc()`, `x.dec()`, `x.post_inc()`, `x.post_dec()` of a local
+    /// `Index`/`Extent` (C++ AMP's `++x`, `--x`, `x++`, `x--`): lowered to
+    /// `{ x += 1; x }` and `{ let old = x; x += 1; old }`.
+    fn step(&mut self, m: &syn::ExprMethodCall) -> Option<Expr> {
+        let span = m.span();
+        let method = m.method.to_string();
+        let local = match strip_parens(&m.receiver) {
+            syn::Expr::Path(p) => {
+                self.path_ident(p)
+                    .and_then(|n| match self.lookup(&n.to_string()) {
+                        Some(Binding::Local(id, alias)) => Some((id, alias.unwrap_or(n))),
+                        _ => None,
+                    })
+            }
+            _ => None,
+        };
+        let Some((id, name)) = local else {
+            self.errors.at(
+                &m.receiver,
+                format!("`{method}` steps a local `Index` or `Extent` variable in place: call it on a `let mut` local by name"),
+            );
+            return None;
+        };
+        let op = if method.ends_with("inc") {
+            BinaryOp::Add
+        } else {
+            BinaryOp::Sub
+        };
+        let one = Expr {
+            kind: ExprKind::Lit(
+                Lit::Int(1, Some(Scalar::I32)),
+                Some(syn::parse_quote_spanned!(span=> 1i32)),
+            ),
+            span,
+        };
+        let local_expr = |id: u32, name: &Ident| Expr {
+            kind: ExprKind::Local(id, name.clone()),
+            span,
+        };
+        let step = Stmt {
+            kind: StmtKind::Assign(Place::Local(id, name.clone()), Some(op), one),
+            span,
+        };
+        let block = if method.starts_with("post") {
+            let old = self.next_local;
+            self.next_local += 1;
+            let old_name = Ident::new("__amp_old", span);
+            Block {
+                stmts: vec![
+                    Stmt {
+                        kind: StmtKind::Let {
+                            local: old,
+                            name: old_name.clone(),
+                            mutable: false,
+                            ty: None,
+                            native_ty: None,
+                            init: Some(local_expr(id, &name)),
+                        },
+                        span,
+                    },
+                    step,
+                ],
+                tail: Some(Box::new(local_expr(old, &old_name))),
+            }
+        } else {
+            Block {
+                stmts: vec![step],
+                tail: Some(Box::new(local_expr(id, &name))),
+            }
+        };
+        Some(Expr {
+            kind: ExprKind::Block(block),
+            span,
+        })
+    }
+
     fn path_ident(&self, p: &syn::ExprPath) -> Option<Ident> {
         if p.qself.is_none() && p.path.segments.len() == 1 && p.path.segments[0].arguments.is_none()
         {
@@ -1242,7 +1336,7 @@ impl Resolver<'_> {
                 (true, 0, syn::Expr::Array(a)) if indices.len() == 1 => {
                     let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
                     Some(Expr {
-                        kind: ExprKind::MakeIndex(parts),
+                        kind: ExprKind::MakeIndex(parts, false),
                         span: a.span(),
                     })
                 }
@@ -1380,9 +1474,18 @@ impl Resolver<'_> {
                 };
                 ExprKind::Cast(Box::new(self.expr(&c.expr)?), to)
             }
+            // A component of a computed value (`t.global[0]`,
+            // `a.extent()[1]`, `(idx + off)[0]`, `e.post_inc()[0]`).
             syn::Expr::Index(ix)
                 if self.tiled_field(&ix.expr).is_some()
-                    || matches!(strip_parens(&ix.expr), syn::Expr::MethodCall(m) if m.method == "extent") =>
+                    || matches!(
+                        strip_parens(&ix.expr),
+                        syn::Expr::MethodCall(_)
+                            | syn::Expr::Binary(_)
+                            | syn::Expr::Unary(_)
+                            | syn::Expr::Call(_)
+                            | syn::Expr::Block(_)
+                    ) =>
             {
                 let base = self.expr(&ix.expr)?;
                 let i = self.expr(strip_usize_cast(&ix.index))?;
@@ -1446,6 +1549,14 @@ impl Resolver<'_> {
                     }
                 }
             }
+            syn::Expr::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "inc" | "dec" | "post_inc" | "post_dec"
+                ) && m.args.is_empty() =>
+            {
+                return self.step(m);
+            }
             syn::Expr::MethodCall(m) => {
                 let name = m.method.to_string();
                 if name.starts_with("wait")
@@ -1474,6 +1585,14 @@ impl Resolver<'_> {
                 }
                 let mut args = vec![self.expr(&m.receiver)?];
                 for a in &m.args {
+                    // `extent.contains(&idx)` takes its index by reference,
+                    // as on the host.
+                    let a = match strip_parens(a) {
+                        syn::Expr::Reference(r) if name == "contains" && r.mutability.is_none() => {
+                            &*r.expr
+                        }
+                        other => other,
+                    };
                     args.push(self.expr(a)?);
                 }
                 ExprKind::Call(b, m.method.clone(), args)
@@ -1487,15 +1606,18 @@ impl Resolver<'_> {
                         .map(|s| s.ident.to_string())
                         .collect();
                     if segs.len() >= 2
-                        && segs[segs.len() - 2] == "Index"
+                        && (segs[segs.len() - 2] == "Index" || segs[segs.len() - 2] == "Extent")
                         && segs[segs.len() - 1] == "new"
                         && c.args.len() == 1
                         && let syn::Expr::Array(a) = strip_parens(&c.args[0])
                     {
                         let parts: Vec<Expr> =
                             a.elems.iter().filter_map(|x| self.expr(x)).collect();
+                        if parts.len() != a.elems.len() {
+                            return None;
+                        }
                         return Some(Expr {
-                            kind: ExprKind::MakeIndex(parts),
+                            kind: ExprKind::MakeIndex(parts, segs[segs.len() - 2] == "Extent"),
                             span,
                         });
                     }

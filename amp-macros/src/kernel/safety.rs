@@ -74,7 +74,7 @@ fn expr(e: &Expr) -> bool {
             matches!(base.kind, ExprKind::KernelIndex(_))
                 && matches!(i.kind, ExprKind::Lit(Lit::Int(..), _))
         }
-        ExprKind::MakeIndex(xs)
+        ExprKind::MakeIndex(xs, _)
         | ExprKind::Array(xs)
         | ExprKind::Call(_, _, xs)
         | ExprKind::MakeVector(_, _, _, xs)

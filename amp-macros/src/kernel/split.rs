@@ -237,7 +237,7 @@ fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
         ExprKind::Repeat(x, _) => visit_expr(x, f),
         ExprKind::Load(_, _, xs)
         | ExprKind::TileLoad(_, _, xs)
-        | ExprKind::MakeIndex(xs)
+        | ExprKind::MakeIndex(xs, _)
         | ExprKind::Array(xs)
         | ExprKind::Call(_, _, xs)
         | ExprKind::CallFn(_, xs)

@@ -44,6 +44,21 @@ pub(crate) fn block(body: &mut Block, params: &[LocalId]) {
     });
 }
 
+/// Rewrites component reads of `Index`/`Extent` captures (`e[1]`, parsed
+/// as a container load) into element reads of the captured value.
+pub(crate) fn geometry_captures(body: &mut Block, captures: &[(&'static str, CaptureKind)]) {
+    visit::exprs_mut(body, &mut |e| {
+        if let ExprKind::Load(c, idx) = &mut e.kind
+            && idx.len() == 1
+            && let Some((_, CaptureKind::Index(_))) = captures.get(c.0 as usize)
+        {
+            let value = Expr::new(ExprKind::Capture(*c), e.span);
+            let k = idx.pop().expect("one index");
+            e.kind = ExprKind::ArrayElement(Box::new(value), Box::new(k));
+        }
+    });
+}
+
 /// A builder of lowered expressions at one span.
 struct B<'n> {
     span: Span,
