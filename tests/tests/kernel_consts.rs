@@ -62,3 +62,73 @@ fn upper_case_names_are_inlined_and_keyed_by_value() {
         }
     }
 }
+
+/// A 5x5 Gaussian-like weight table shared by host and kernel.
+const GAUSS: [[f32; 5]; 5] = [
+    [1.0, 4.0, 6.0, 4.0, 1.0],
+    [4.0, 16.0, 24.0, 16.0, 4.0],
+    [6.0, 24.0, -36.0, 24.0, 6.0],
+    [4.0, 16.0, 24.0, 16.0, 4.0],
+    [1.0, 4.0, 6.0, 4.0, 1.0],
+];
+
+mod tables {
+    /// Small primes (a constant reached through a module path).
+    pub(crate) const PRIMES: [i32; 7] = [2, 3, 5, 7, 11, 13, -17];
+}
+
+/// Constant arrays in kernels (`const GAUSS: [[f32; 5]; 5]`, C++ AMP code
+/// keeps such tables in `static const` arrays): read with dynamic indices,
+/// with `#[unroll]`ed constant indices (folded to the element), through a
+/// module path, and copied whole into a local; an upper-case array variable
+/// is keyed by value like a scalar. Compared with the same formulas on the
+/// host (sums of small integers times exact weights: exact in `f32`).
+#[test]
+#[allow(non_snake_case)]
+fn constant_arrays_are_inlined_and_indexed() {
+    const N: i32 = 333;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(900 + k as u64);
+        let xs: Vec<i32> = (0..N).map(|_| rng.range(-1000, 1000)).collect();
+        for WEIGHTS in [[1i32, 2, 3], [-4, 0, 9]] {
+            let mut out = vec![f32::NAN; N as usize];
+            let mut iout = vec![i32::MIN; N as usize];
+            {
+                let x = ArrayView::new([N], &xs).unwrap();
+                let o = ArrayView::new_mut([N], &mut out).unwrap();
+                let io = ArrayView::new_mut([N], &mut iout).unwrap();
+                o.discard_data();
+                io.discard_data();
+                parallel_for_each!(&view, o.extent(), |idx: Index<1>| {
+                    let v = x[idx];
+                    let r = v & 3;
+                    let c = (v >> 2) & 3;
+                    // Dynamic indices.
+                    let mut s = GAUSS[r as usize][(c + 1) as usize] * v as f32;
+                    // Constant indices after unrolling.
+                    #[unroll]
+                    for j in 0..5 {
+                        s += GAUSS[2][j as usize] * (v + j) as f32;
+                    }
+                    let table = tables::PRIMES;
+                    let p = tables::PRIMES[(idx[0] % 7) as usize] + table[((v & 7) % 7) as usize];
+                    o[idx] = s;
+                    io[idx] = p * WEIGHTS[(idx[0] % 3) as usize];
+                })
+                .unwrap();
+            }
+            for i in 0..N as usize {
+                let v = xs[i];
+                let (r, c) = ((v & 3) as usize, ((v >> 2) & 3) as usize);
+                let mut s = GAUSS[r][c + 1] * v as f32;
+                for j in 0..5 {
+                    s += GAUSS[2][j as usize] * (v + j) as f32;
+                }
+                let p = tables::PRIMES[i % 7] + tables::PRIMES[((v & 7) % 7) as usize];
+                assert_eq!(out[i], s, "{acc}: element {i} (x = {v})");
+                assert_eq!(iout[i], p * WEIGHTS[i % 3], "{acc}: element {i} (x = {v})");
+            }
+        }
+    }
+}

@@ -630,11 +630,50 @@ impl Stmt {
     }
 }
 
-/// A Rust constant that a kernel inlines as a literal.
+/// A Rust constant that a kernel inlines: a scalar literal, or an array
+/// of them (`const TAPS: [f32; 5]`, `const GAUSS: [[f32; 5]; 5]`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be inlined into a kernel as a constant",
-    note = "constants in kernels (paths such as `i32::MAX`, upper-case names such as `TS`) must be `i32`, `u32`, `f32`, `f64`, `bool` or `usize` (used through a cast: `N as i32`); name local variables in snake case to capture them"
+    note = "constants in kernels (paths such as `i32::MAX`, upper-case names such as `TS`) must be `i32`, `u32`, `f32`, `f64`, `bool`, `usize` (used through a cast: `N as i32`) or arrays of those; name local variables in snake case to capture them"
 )]
+pub trait ConstValue: Copy {
+    /// The expression that stands for the value.
+    fn expr(self, span: Span) -> Expr;
+    /// A digest of the value's bits, for the key of a kernel compiled with
+    /// it inlined.
+    fn key(self) -> u64;
+}
+
+macro_rules! scalar_const_value {
+    ($($t:ty),*) => {$(
+        impl ConstValue for $t {
+            fn expr(self, span: Span) -> Expr {
+                const_expr(self, span)
+            }
+            fn key(self) -> u64 {
+                ConstLit::key(self)
+            }
+        }
+    )*};
+}
+scalar_const_value!(i32, u32, f32, f64, bool, usize);
+
+impl<T: ConstValue, const N: usize> ConstValue for [T; N] {
+    fn expr(self, span: Span) -> Expr {
+        Expr::new(
+            ExprKind::MakeArray(self.iter().map(|x| x.expr(span)).collect()),
+            span,
+        )
+    }
+    fn key(self) -> u64 {
+        // FNV-1a over the elements' keys.
+        self.iter().fold(0xcbf2_9ce4_8422_2325, |h, x| {
+            (h ^ x.key()).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
+}
+
+/// A Rust scalar constant that a kernel inlines as a literal.
 pub trait ConstLit: Copy {
     /// The literal.
     fn lit(self) -> Lit;

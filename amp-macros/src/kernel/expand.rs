@@ -73,7 +73,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
     // values, and those values are part of the compiled kernel's key.
     let consts = &k.consts;
     let const_key = quote! {
-        &[#(::amp_core::__private::kernel::ir::ConstLit::key(#consts)),*]
+        &[#(::amp_core::__private::kernel::ir::ConstValue::key(#consts)),*]
     };
     let native_binds = caps.iter().enumerate().map(|(i, c)| {
         let i = syn::Index::from(i);
@@ -392,7 +392,7 @@ fn ir_expr(e: &Expr) -> TokenStream {
         }
         ExprKind::KernelIndex(_) => quote!(__ir::ExprKind::KernelIndex),
         ExprKind::Const(path) => {
-            return quote_spanned! {e.span=> __ir::const_expr(#path, #span) };
+            return quote_spanned! {e.span=> __ir::ConstValue::expr(#path, #span) };
         }
         ExprKind::Binary(op, l, r) => {
             let op = op_tokens(op);

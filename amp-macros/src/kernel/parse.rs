@@ -1071,6 +1071,10 @@ impl Resolver<'_> {
                             .at(name, "the kernel's index cannot be assigned");
                         None
                     }
+                    IndexBase::Const(path) => {
+                        self.errors.at(path, "a constant cannot be assigned");
+                        None
+                    }
                 }
             }
             other => {
@@ -1132,7 +1136,7 @@ impl Resolver<'_> {
         let target = match base {
             IndexBase::Capture(cap, n) => Place::Element(cap, n, idx),
             IndexBase::TileStatic(id, n) => Place::TileElement(id, n, idx),
-            IndexBase::Local(..) | IndexBase::KernelIndex(_) => {
+            IndexBase::Local(..) | IndexBase::KernelIndex(_) | IndexBase::Const(_) => {
                 self.errors.at(&c.args[0], place_error);
                 return None;
             }
@@ -1298,6 +1302,14 @@ impl Resolver<'_> {
             return None;
         };
         let Some(name) = self.path_ident(p) else {
+            if p.qself.is_none() {
+                // `module::TABLE[i]`: a constant array.
+                let indices = indices
+                    .iter()
+                    .map(|i| self.expr(strip_usize_cast(i)))
+                    .collect::<Option<Vec<_>>>()?;
+                return Some((IndexBase::Const(p.path.clone()), indices));
+            }
             self.errors.at(
                 p,
                 "only captured views, local arrays and the kernel index can be indexed in kernels",
@@ -1305,6 +1317,12 @@ impl Resolver<'_> {
             return None;
         };
         let base = match self.lookup(&name.to_string()) {
+            None if is_const_name(&name.to_string()) => {
+                if !self.function && !self.consts.contains(&name) {
+                    self.consts.push(name.clone());
+                }
+                IndexBase::Const(p.path.clone())
+            }
             Some(Binding::Local(id, alias)) => IndexBase::Local(id, alias.unwrap_or(name)),
             Some(Binding::Index) => IndexBase::KernelIndex(name),
             Some(Binding::TileStatic(id)) => IndexBase::TileStatic(id, name),
@@ -1496,11 +1514,13 @@ impl Resolver<'_> {
                 match base {
                     IndexBase::Capture(c, name) => ExprKind::Load(c, name, indices),
                     IndexBase::TileStatic(id, name) => ExprKind::TileLoad(id, name, indices),
-                    IndexBase::Local(id, name) => {
-                        let mut acc = Expr {
-                            kind: ExprKind::Local(id, name),
-                            span,
+                    IndexBase::Local(..) | IndexBase::Const(_) => {
+                        let kind = match base {
+                            IndexBase::Local(id, name) => ExprKind::Local(id, name),
+                            IndexBase::Const(path) => ExprKind::Const(path),
+                            _ => unreachable!("a local or a constant"),
                         };
+                        let mut acc = Expr { kind, span };
                         for i in indices.drain(..) {
                             acc = Expr {
                                 kind: ExprKind::Element(Box::new(acc), Box::new(i)),
@@ -2052,6 +2072,8 @@ impl Resolver<'_> {
 
 enum IndexBase {
     Capture(u32, Ident),
+    /// A constant array (`GAUSS[i][j]`), inlined.
+    Const(syn::Path),
     Local(u32, Ident),
     KernelIndex(Ident),
     TileStatic(u32, Ident),

@@ -115,10 +115,30 @@ pub(crate) fn expr(e: &mut Expr) {
             }
         }),
         ExprKind::Block(b) if b.stmts.is_empty() && b.tail.is_some() => b.tail.as_deref().cloned(),
+        // An element of a constant array (an inlined `const TAPS: [f32; 5]`)
+        // at a constant index: the element.
+        ExprKind::ArrayElement(a, i) => match (&a.kind, int(i)) {
+            (ExprKind::MakeArray(items), Some((k, _)))
+                if k >= 0 && (k as usize) < items.len() && items.iter().all(is_literal_tree) =>
+            {
+                Some(items[k as usize].clone())
+            }
+            _ => None,
+        },
         _ => None,
     };
     if let Some(f) = folded {
         *e = f;
+    }
+}
+
+/// Whether `e` is a literal, a negated literal, or an array of those.
+fn is_literal_tree(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Lit(_) => true,
+        ExprKind::Unary(UnOp::Neg, x) => matches!(x.kind, ExprKind::Lit(_)),
+        ExprKind::MakeArray(items) => items.iter().all(is_literal_tree),
+        _ => false,
     }
 }
 
