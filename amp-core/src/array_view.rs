@@ -649,6 +649,38 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
 }
 
 impl<'a, T: Element, const N: usize> ArrayView<'a, T, N, ReadWrite> {
+    /// A read-only view of the same elements, sharing this view's data
+    /// source and coherence: kernels that capture it may only read it (and
+    /// bind it read-only), and what this view or a kernel writes is what it
+    /// reads.
+    ///
+    /// Corresponds to C++ AMP's `array_view<const T, N>(array_view<T, N>)`.
+    /// Host reads of it go through [`get`](ArrayView::get) and
+    /// [`to_vec`](ArrayView::to_vec): `view[idx]` hands out a `&T` into host
+    /// memory, which only views over immutable data (`ArrayView::new`) can do.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::prelude::*;
+    ///
+    /// let mut data = vec![1, 2, 3, 4];
+    /// let rw = ArrayView::new_mut([4], &mut data)?;
+    /// let ro = rw.as_read_only();
+    /// let mut doubled = vec![0; 4];
+    /// let out = ArrayView::new_mut([4], &mut doubled)?;
+    /// parallel_for_each!(out.extent(), |i: Index<1>| {
+    ///     out[i] = ro[i] * 2;
+    /// })?;
+    /// rw.set([0], 10)?;                 // seen through the read-only view
+    /// assert_eq!(ro.get([0])?, 10);
+    /// assert_eq!(out.to_vec()?, [2, 4, 6, 8]);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    pub fn as_read_only(&self) -> ArrayView<'a, T, N, ReadOnly> {
+        ArrayView::from_storage(Arc::clone(&self.storage), self.layout)
+    }
+
     /// Writes `value` at `idx` on the host; the host becomes the only valid
     /// copy of that element.
     ///
@@ -777,18 +809,23 @@ impl<T: Element, const N: usize> std::ops::Index<Index<N>> for ArrayView<'_, T, 
 
     /// # Panics
     ///
-    /// If `idx` is out of bounds (use [`ArrayView::get`] for an `Err`).
+    /// If `idx` is out of bounds (use [`ArrayView::get`] for an `Err`), or
+    /// the view was made by [`ArrayView::as_read_only`] from a writable
+    /// view (its elements may change while a `&T` is held: use
+    /// [`ArrayView::get`]).
     fn index(&self, idx: Index<N>) -> &T {
         if let Err(e) = self.layout.check_index(&idx) {
             panic!("{e}");
         }
         let offset = self.layout.byte_offset(&idx);
-        let ptr = self
-            .storage
-            .host_ptr()
-            .expect("read-only views borrow host data");
-        // SAFETY: read-only views are only created over a `&'a [T]` borrowed
-        // for the view's lifetime; `offset` is in bounds (checked above) and
+        let Some(ptr) = self.storage.host_ptr() else {
+            panic!(
+                "`view[idx]` on the host needs a view over immutable data (`ArrayView::new`); this read-only view shares a writable data source: read it with `get(idx)` or `to_vec()`"
+            );
+        };
+        // SAFETY: `host_ptr` is `Some` only for a source created over a
+        // `&'a [T]` borrowed for the view's lifetime (never for writable
+        // sources, which `as_read_only` views share); `offset` is in bounds (checked above) and
         // aligned for `T` (offsets are multiples of `size_of::<T>()` from a
         // `T`-aligned start, and `reinterpret_as` checks alignment); nothing
         // writes that memory while it is borrowed immutably.

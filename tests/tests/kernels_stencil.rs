@@ -442,3 +442,54 @@ fn jacobi_iterations() {
         assert_close32(&u, &want, 1e-4, 1e-5, &what);
     }
 }
+
+/// A read-only view made from a read-write one (C++ AMP's
+/// `array_view<const T, N>(array_view<T, N>)`) shares its coherence: a
+/// kernel reads through it what another kernel wrote through the writable
+/// view (no host round trip), a host `set` is seen by its `get`, and
+/// `view[idx]` on it panics with a message naming `get` (it cannot hand out
+/// a `&T` into memory a writer may change).
+#[test]
+fn read_only_views_of_writable_views_share_coherence() {
+    let mut rng = Rng::new(0xA5_0001);
+    for (view, what) in all_views() {
+        let n = rng.range(1, 3000);
+        let xs: Vec<i32> = (0..n).map(|_| rng.range(-100_000, 100_000)).collect();
+        let mut data = vec![POISON_I32; n as usize];
+        let mut out = vec![POISON_I32; n as usize];
+        {
+            let x = ArrayView::new([n], &xs).unwrap();
+            let rw = ArrayView::new_mut([n], &mut data).unwrap();
+            let ro = rw.as_read_only();
+            let o = ArrayView::new_mut([n], &mut out).unwrap();
+            rw.discard_data();
+            o.discard_data();
+            parallel_for_each!(&view, rw.extent(), |i: Index<1>| {
+                rw[i] = x[i] * 3;
+            })
+            .unwrap();
+            parallel_for_each!(&view, o.extent(), |i: Index<1>| {
+                o[i] = ro[i] - ro[[(i[0] + 1) % ro.extent()[0]]];
+            })
+            .unwrap();
+            rw.set([0], 42).unwrap();
+            assert_eq!(ro.get([0]).unwrap(), 42, "{what}");
+            let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ro[[0]]))
+                .expect_err("indexing a read-only view of writable data");
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            assert!(message.contains("get(idx)"), "{what}: {message}");
+        }
+        for i in 0..n as usize {
+            let next = (i + 1) % n as usize;
+            assert_eq!(out[i], xs[i] * 3 - xs[next] * 3, "{what}: element {i}");
+        }
+        assert_eq!(data[0], 42, "{what}");
+        for i in 1..n as usize {
+            assert_eq!(data[i], xs[i] * 3, "{what}: element {i}");
+        }
+    }
+}
