@@ -28,41 +28,56 @@ pub trait TileSync: Send + Sync {
 
 /// Synchronizes the work items of one tile.
 ///
-/// Every `wait*` method blocks the calling work item until every work item of
-/// its tile has reached the same call, so that writes made before the
-/// barrier (to `tile_static` or global memory) are visible to the whole tile
-/// after it. Every work item of a tile must reach every barrier: a barrier
-/// inside control flow that not all of the tile takes deadlocks (C++ AMP
-/// calls this undefined behavior).
+/// A barrier is used only inside tiled kernels, as a statement of its own;
+/// each form blocks the calling work item until every work item of its tile
+/// has reached the same barrier, so that writes made before it (to
+/// `tile_static` or global memory) are visible to the whole tile after it.
+/// Every work item of a tile must reach every barrier: a barrier inside
+/// control flow that not all of the tile takes deadlocks (C++ AMP calls this
+/// undefined behavior; the kernel compiler refuses barriers under
+/// conditions that vary within a tile).
 ///
-/// Inside kernels the lowering maps the methods to WGSL barriers:
-/// [`wait`](Self::wait) and
-/// [`wait_with_all_memory_fence`](Self::wait_with_all_memory_fence) to
-/// `storageBarrier(); workgroupBarrier();`,
-/// [`wait_with_global_memory_fence`](Self::wait_with_global_memory_fence) to
-/// `storageBarrier();` and
-/// [`wait_with_tile_static_memory_fence`](Self::wait_with_tile_static_memory_fence)
-/// to `workgroupBarrier();` (every WGSL barrier also synchronizes execution).
-/// On the CPU they all wait on the runtime's tile synchronization, which
-/// orders all memory.
+/// | in a kernel | WGSL | C++ AMP `tile_barrier::` |
+/// |---|---|---|
+/// | `t.barrier.wait();` | `storageBarrier(); workgroupBarrier();` | `wait()` |
+/// | `t.barrier.wait_with_all_memory_fence();` | `storageBarrier(); workgroupBarrier();` | `wait_with_all_memory_fence()` |
+/// | `t.barrier.wait_with_global_memory_fence();` | `storageBarrier();` | `wait_with_global_memory_fence()` |
+/// | `t.barrier.wait_with_tile_static_memory_fence();` | `workgroupBarrier();` | `wait_with_tile_static_memory_fence()` |
 ///
-/// A barrier of a single work item ([`TileBarrier::single`], also the
-/// [`Default`]) returns at once.
+/// (Every WGSL barrier also synchronizes execution.) On the CPU accelerator
+/// barriers are compiled away, or, in the thread-per-work-item form, wait on
+/// the runtime's tile synchronization, which orders all memory.
+///
+/// As in C++ AMP ("barriers only in `restrict(amp)` code"), host code cannot
+/// wait on a barrier: the `wait` forms exist only in kernel syntax, and
+/// calling one outside a kernel is a compile error.
 ///
 /// Corresponds to C++ AMP `tile_barrier`.
 ///
 /// # Examples
 ///
 /// ```
-/// use amp_core::{Extent, Index, TiledIndex};
+/// use amp_core::prelude::*;
 ///
-/// let tiled = Extent::new([4]).tile::<4>()?;
-/// let t_idx = TiledIndex::new(Index::new([1]), &tiled);
-/// // A TiledIndex built outside a launch has a single-participant barrier,
-/// // which returns at once.
-/// t_idx.barrier.wait();
-/// assert_eq!(t_idx.local, Index::new([1]));
+/// let data: Vec<i32> = (0..64).collect();
+/// let mut reversed = vec![0; 64];
+/// let input = ArrayView::new([64], &data)?;
+/// let out = ArrayView::new_mut([64], &mut reversed)?;
+/// parallel_for_each!(Extent::new([64]).tile::<16>()?, |t: TiledIndex<1>| {
+///     tile_static! { let s: [i32; 16]; }
+///     s[t.local[0]] = input[t.global];
+///     t.barrier.wait();                      // every write to `s` is done
+///     out[t.global] = s[15 - t.local[0]];
+/// })?;
+/// assert_eq!(out.get([0])?, 15);
 /// # Ok::<(), amp_core::Error>(())
+/// ```
+///
+/// ```compile_fail
+/// // Host code cannot wait on a barrier.
+/// let tiled = amp_core::Extent::new([4]).tile::<4>().unwrap();
+/// let t_idx = amp_core::TiledIndex::new(amp_core::Index::new([1]), &tiled);
+/// t_idx.barrier.wait();
 /// ```
 #[derive(Clone)]
 pub struct TileBarrier {
@@ -70,8 +85,9 @@ pub struct TileBarrier {
 }
 
 impl TileBarrier {
-    /// Returns a barrier for a tile of a single work item: every wait
-    /// returns at once.
+    /// Returns a barrier for a tile of a single work item (a
+    /// [`TiledIndex`] built outside a launch has one): waiting on it in a
+    /// kernel's native form returns at once.
     ///
     /// # Examples
     ///
@@ -79,7 +95,6 @@ impl TileBarrier {
     /// use amp_core::TileBarrier;
     ///
     /// let barrier = TileBarrier::single();
-    /// barrier.wait(); // returns at once
     /// assert_eq!(format!("{barrier:?}"), "TileBarrier { shared: false }");
     /// ```
     #[inline]
@@ -104,87 +119,12 @@ impl TileBarrier {
         }
     }
 
-    /// Blocks until every work item of the tile has reached this barrier;
-    /// memory written before it (global and `tile_static`) is visible to the
-    /// tile after it.
-    ///
-    /// In kernels this lowers to `storageBarrier(); workgroupBarrier();`.
-    /// Corresponds to C++ AMP `tile_barrier::wait()`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use amp_core::TileBarrier;
-    ///
-    /// let barrier = TileBarrier::default();
-    /// barrier.wait();
-    /// let copy = barrier.clone();
-    /// copy.wait();
-    /// assert!(format!("{copy:?}").contains("TileBarrier"));
-    /// ```
+    /// The barrier of kernel code (the native form of a tiled kernel
+    /// calls this for each `t.barrier.wait*()` statement); not for host
+    /// code, which cannot wait on barriers.
+    #[doc(hidden)]
     #[inline]
-    pub fn wait(&self) {
-        self.arrive();
-    }
-
-    /// Blocks until every work item of the tile has reached this barrier,
-    /// with a fence on all memory (global and `tile_static`).
-    ///
-    /// The same as [`wait`](Self::wait). In kernels this lowers to
-    /// `storageBarrier(); workgroupBarrier();`. Corresponds to C++ AMP
-    /// `tile_barrier::wait_with_all_memory_fence()`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use amp_core::TileBarrier;
-    ///
-    /// let barrier = TileBarrier::single();
-    /// barrier.wait_with_all_memory_fence();
-    /// assert!(format!("{barrier:?}").contains("shared: false"));
-    /// ```
-    #[inline]
-    pub fn wait_with_all_memory_fence(&self) {
-        self.arrive();
-    }
-
-    /// Blocks until every work item of the tile has reached this barrier,
-    /// with a fence on global memory.
-    ///
-    /// In kernels this lowers to `storageBarrier();`. Corresponds to C++ AMP
-    /// `tile_barrier::wait_with_global_memory_fence()`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use amp_core::TileBarrier;
-    ///
-    /// let barrier = TileBarrier::single();
-    /// barrier.wait_with_global_memory_fence();
-    /// assert!(format!("{barrier:?}").contains("shared: false"));
-    /// ```
-    #[inline]
-    pub fn wait_with_global_memory_fence(&self) {
-        self.arrive();
-    }
-
-    /// Blocks until every work item of the tile has reached this barrier,
-    /// with a fence on `tile_static` memory.
-    ///
-    /// In kernels this lowers to `workgroupBarrier();`. Corresponds to C++
-    /// AMP `tile_barrier::wait_with_tile_static_memory_fence()`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use amp_core::TileBarrier;
-    ///
-    /// let barrier = TileBarrier::single();
-    /// barrier.wait_with_tile_static_memory_fence();
-    /// assert!(format!("{barrier:?}").contains("shared: false"));
-    /// ```
-    #[inline]
-    pub fn wait_with_tile_static_memory_fence(&self) {
+    pub fn __amp_kernel_barrier(&self) {
         self.arrive();
     }
 }
@@ -404,13 +344,13 @@ mod tests {
         let tiled = Extent::new([4, 4]).tile::<2, 2>().unwrap();
         let ti = TiledIndex::with_barrier(Index::new([3, 2]), &tiled, barrier);
         assert_eq!(ti.local, Index::new([1, 0]));
-        ti.barrier.wait();
-        ti.barrier.wait_with_all_memory_fence();
-        ti.barrier.wait_with_global_memory_fence();
-        ti.barrier.wait_with_tile_static_memory_fence();
+        ti.barrier.__amp_kernel_barrier();
+        ti.barrier.__amp_kernel_barrier();
+        ti.barrier.__amp_kernel_barrier();
+        ti.barrier.__amp_kernel_barrier();
         assert_eq!(sync.0.load(Ordering::SeqCst), 4);
         let clone = ti.clone();
-        clone.barrier.wait();
+        clone.barrier.__amp_kernel_barrier();
         assert_eq!(sync.0.load(Ordering::SeqCst), 5);
         assert_eq!(
             format!("{:?}", clone.barrier),
@@ -421,10 +361,10 @@ mod tests {
     #[test]
     fn single_barrier_is_a_no_op() {
         let single = TileBarrier::single();
-        single.wait();
-        single.wait_with_all_memory_fence();
-        single.wait_with_global_memory_fence();
-        single.wait_with_tile_static_memory_fence();
+        single.__amp_kernel_barrier();
+        single.__amp_kernel_barrier();
+        single.__amp_kernel_barrier();
+        single.__amp_kernel_barrier();
         assert_eq!(format!("{single:?}"), "TileBarrier { shared: false }");
         assert_eq!(
             format!("{:?}", TileBarrier::default()),
@@ -464,10 +404,10 @@ mod tests {
                     let me = ti.local[0] as usize;
                     std::thread::sleep(std::time::Duration::from_millis(10 * (3 - me as u64)));
                     slots.lock().unwrap()[me] = 100 + me;
-                    ti.barrier.wait_with_tile_static_memory_fence();
+                    ti.barrier.__amp_kernel_barrier();
                     let neighbour = (me + 1) % TILE as usize;
                     let seen = slots.lock().unwrap()[neighbour];
-                    ti.barrier.wait();
+                    ti.barrier.__amp_kernel_barrier();
                     seen
                 })
             })

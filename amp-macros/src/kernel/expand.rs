@@ -863,17 +863,9 @@ pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
             None => quote_spanned!(span=> continue;),
         },
         StmtKind::NativeCheck(tokens) => tokens.clone(),
-        StmtKind::Barrier(kind, _) => {
-            let method = format_ident!(
-                "{}",
-                match *kind {
-                    "Wait" => "wait",
-                    "AllMemory" => "wait_with_all_memory_fence",
-                    "GlobalMemory" => "wait_with_global_memory_fence",
-                    _ => "wait_with_tile_static_memory_fence",
-                }
-            );
-            quote_spanned!(span=> __amp_tiled.barrier.#method();)
+        StmtKind::Barrier(_, _) => {
+            // Every form waits on the tile's synchronization on the CPU.
+            quote_spanned!(span=> __amp_tiled.barrier.__amp_kernel_barrier();)
         }
         StmtKind::TileStatic {
             local,
@@ -991,8 +983,16 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             let index = native_index(cx, idx);
             // Through a trait: the capture may also be an `Index`/`Extent`
             // value (`e[1]`).
-            let load = kpath("Load");
-            quote_spanned!(span=> #load::load_at(#name, #index))
+            // The path carries the user's span, so that type errors about
+            // the element (`-a[i]` of a `u32`) point at the user's code.
+            let load: TokenStream = kpath("Load::load_at")
+                .into_iter()
+                .map(|mut t| {
+                    t.set_span(span);
+                    t
+                })
+                .collect();
+            quote_spanned!(span=> #load(#name, #index))
         }
         ExprKind::Element(x, i) => {
             let x = native_expr(cx, x);
