@@ -306,7 +306,10 @@ fn tiled_index_spec_example() {
     assert_eq!(t_idx.tile_origin, Index::new([6, 2]));
     assert_eq!(t_idx.tile_extent, Extent::new([2, 2]));
     // Host code cannot wait on its barrier (tests/ui/kernel_barrier_on_host.rs).
-    assert_eq!(format!("{:?}", t_idx.barrier), "TileBarrier { shared: false }");
+    assert_eq!(
+        format!("{:?}", t_idx.barrier),
+        "TileBarrier { shared: false }"
+    );
 }
 
 /// 4.4: the relations between the members hold for every work item, and the

@@ -986,3 +986,86 @@ fn tile_static_scalars() {
         }
     }
 }
+
+/// C++ AMP's MandelBrot sample stops a tile's loop once every work item of
+/// the tile is done: the work items record in a `tile_static` flag whether
+/// any of them is still busy, and all of them `break` on the flag after a
+/// barrier. Such a load (an address the tile shares, after a barrier, no
+/// write since) is uniform, so the barriers of the loop are accepted, and
+/// GPUs load it with `workgroupUniformLoad`. Here each work item runs the
+/// Collatz sequence of its input (exact integer steps, capped at `MAX`);
+/// every count and each tile's number of loop trips (the largest count of
+/// the tile) match the host's.
+#[test]
+fn a_tile_breaks_out_of_a_loop_on_a_uniform_tile_static_flag() {
+    const TS: i32 = 64;
+    const MAX: u32 = 200;
+    let mut rng = Rng::new(0x3A4D_E1B0);
+    for acc in accelerators() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let what = acc.to_string();
+        let tiles = rng.range(1, 9);
+        let n = tiles * TS;
+        let xs: Vec<u32> = (0..n).map(|_| rng.range(1, 10_000) as u32).collect();
+        let mut counts = vec![u32::MAX; n as usize];
+        let mut trips = vec![u32::MAX; tiles as usize];
+        {
+            let x = ArrayView::new([n], &xs).unwrap();
+            let c = ArrayView::new_mut([n], &mut counts).unwrap();
+            let tr = ArrayView::new_mut([tiles], &mut trips).unwrap();
+            c.discard_data();
+            tr.discard_data();
+            let domain = Extent::new([n]).tile::<TS>().unwrap();
+            parallel_for_each!(&view, domain, |t: TiledIndex<1>| {
+                tile_static! { let busy: u32; }
+                let mut v = x[t.global];
+                let mut steps = 0u32;
+                let mut finished = v <= 1;
+                let mut loops = 0u32;
+                loop {
+                    t.barrier.wait();
+                    if t.local[0] == 0 {
+                        busy = 0;
+                    }
+                    t.barrier.wait();
+                    if !finished {
+                        busy = 1;
+                    }
+                    t.barrier.wait();
+                    if busy == 0 {
+                        break;
+                    }
+                    loops += 1;
+                    if !finished {
+                        v = if v % 2 == 0 { v / 2 } else { 3 * v + 1 };
+                        steps += 1;
+                        if v == 1 || steps >= MAX {
+                            finished = true;
+                        }
+                    }
+                }
+                c[t.global] = steps;
+                if t.local[0] == 0 {
+                    tr[t.tile] = loops;
+                }
+            })
+            .unwrap();
+        }
+        let want: Vec<u32> = xs
+            .iter()
+            .map(|&x0| {
+                let (mut v, mut steps) = (x0, 0u32);
+                while v > 1 && steps < MAX {
+                    v = if v % 2 == 0 { v / 2 } else { 3 * v + 1 };
+                    steps += 1;
+                }
+                steps
+            })
+            .collect();
+        assert_eq!(counts, want, "{what}");
+        for (k, &got) in trips.iter().enumerate() {
+            let tile = &want[k * TS as usize..(k + 1) * TS as usize];
+            assert_eq!(got, *tile.iter().max().unwrap(), "{what}: tile {k}");
+        }
+    }
+}

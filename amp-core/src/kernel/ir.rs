@@ -327,6 +327,12 @@ pub enum Builtin {
     /// `extent.size()`: the product of the components, as a wrapping `u32`
     /// (C++ AMP's `unsigned int`).
     Size,
+    /// A `tile_static` element (the argument, a `TileLoad`) read at an
+    /// address every work item of the tile shares, after a barrier and
+    /// before any write to the array: the same value for the whole tile
+    /// (WGSL's `workgroupUniformLoad`), so control flow may depend on it.
+    /// The macro's uniformity check marks these loads.
+    UniformLoad,
 }
 
 /// Atomic read-modify-write operations (C++ AMP's `atomic_fetch_*`).

@@ -816,6 +816,20 @@ impl<'k> Checker<'k> {
     }
 
     fn call(&mut self, f: Builtin, args: &[Expr], span: Span) -> Result<Term> {
+        if f == Builtin::UniformLoad {
+            return match args {
+                [
+                    x @ Expr {
+                        kind: ExprKind::TileLoad(..),
+                        ..
+                    },
+                ] => self.expr(x),
+                _ => Err(type_error(
+                    span,
+                    "a uniform load of a non-tile_static value".to_string(),
+                )),
+            };
+        }
         let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
         let first = ts
             .first()

@@ -1766,6 +1766,26 @@ impl Writer<'_> {
                 let (name, ret) = self.function(*f, type_args, span)?;
                 Ok((format!("{name}({})", vals.join(", ")), ret))
             }
+            ExprKind::Call(Builtin::UniformLoad, args) => match args.as_slice() {
+                [
+                    Expr {
+                        kind: ExprKind::TileLoad(id, idx),
+                        ..
+                    },
+                ] => {
+                    let (text, ty) = self.tile_element(*id, idx, span, pre)?;
+                    if self.atomic.tiles.contains(id) {
+                        // Atomics have no uniform load; the macro marks
+                        // none of their loads.
+                        return Ok((atomic_load(&text, &ty), ty));
+                    }
+                    Ok((format!("workgroupUniformLoad(&{text})"), ty))
+                }
+                _ => Err(compile_error(
+                    span,
+                    "a uniform load of a non-tile_static value",
+                )),
+            },
             ExprKind::Call(f, args) => {
                 let refs: Vec<&Expr> = args.iter().collect();
                 let mut vals: Vec<(String, Type)> = self.seq(&refs, pre)?;
@@ -2287,6 +2307,9 @@ impl Writer<'_> {
                     span,
                     format!("{f:?} applies to an extent, not {ty:?}"),
                 ));
+            }
+            UniformLoad => {
+                return Err(compile_error(span, "a uniform load of a computed value"));
             }
             Hypot | Log | Ln1p | ExpM1 | Cbrt | SinCos | Asinh | Acosh | Atanh => {
                 return Err(compile_error(

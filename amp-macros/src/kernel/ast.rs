@@ -102,8 +102,10 @@ pub(crate) enum ExprKind {
     MakeTuple(Vec<Expr>),
     /// `t.global`, `t.local`, ... of the tiled index (`TiledField` name).
     Tiled(&'static str, Ident),
-    /// `a[i][j]` of a `tile_static` array.
-    TileLoad(u32, Ident, Vec<Expr>),
+    /// `a[i][j]` of a `tile_static` array; the flag is set by the check
+    /// stage where every work item of the tile reads the same element after
+    /// a barrier, with no write to the array since (a uniform value).
+    TileLoad(u32, Ident, Vec<Expr>, std::cell::Cell<bool>),
     /// `cap.extent()`: a captured container's extent.
     Extent(u32, Ident),
     /// A call of an atomic function (`atomic_fetch_add(&a[i], v)`).

@@ -1,6 +1,8 @@
 //! Check stage: rules that need the whole kernel AST (the parse stage
 //! already rejected everything outside the subset's syntax).
 
+use std::collections::HashSet;
+
 use super::ast::*;
 use super::parse::Errors;
 
@@ -26,11 +28,15 @@ pub(crate) fn check(k: &Kernel, errors: &mut Errors) {
 /// `||` and a `while` condition are control flow too.
 fn uniformity(body: &Block, errors: &mut Errors) {
     let mut u = Uniformity::default();
+    let mut scan = TileWrites::default();
+    scan.block(body);
+    u.atomic_tiles = scan.atomic;
     // The set of varying locals grows monotonically: iterate to a fixed
     // point, then report.
     for _ in 0..16 {
         let before = u.varying.len();
         u.split = Split::default();
+        u.dirty.clear();
         u.block(body, false);
         if u.varying.len() == before {
             break;
@@ -38,6 +44,7 @@ fn uniformity(body: &Block, errors: &mut Errors) {
     }
     u.report = true;
     u.split = Split::default();
+    u.dirty.clear();
     u.block(body, false);
     for (_, (start, end)) in u.errors {
         // Two tokens with the call's first and last spans: the error covers
@@ -70,11 +77,109 @@ impl Split {
     }
 }
 
+/// The `tile_static` arrays a piece of code writes (assignments to their
+/// elements, atomics), and those that atomics use.
+#[derive(Default)]
+struct TileWrites {
+    written: HashSet<u32>,
+    atomic: HashSet<u32>,
+}
+
+impl TileWrites {
+    fn of(b: &Block) -> HashSet<u32> {
+        let mut w = TileWrites::default();
+        w.block(b);
+        w.written
+    }
+
+    fn block(&mut self, b: &Block) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+        if let Some(t) = &b.tail {
+            self.expr(t);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Let { init, .. } => init.iter().for_each(|e| self.expr(e)),
+            StmtKind::Assign(place, _, e) => {
+                if let Some(id) = tile_root(place) {
+                    self.written.insert(id);
+                }
+                self.expr(e);
+            }
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.expr(e),
+            StmtKind::If(c, a, b) => {
+                self.expr(c);
+                self.block(a);
+                b.iter().for_each(|b| self.block(b));
+            }
+            StmtKind::While(c, body) => {
+                self.expr(c);
+                self.block(body);
+            }
+            StmtKind::Loop(body) | StmtKind::For { body, .. } => self.block(body),
+            _ => {}
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Atomic(a) => {
+                if let Place::TileElement(id, ..) = &a.target {
+                    self.written.insert(*id);
+                    self.atomic.insert(*id);
+                }
+                a.args.iter().for_each(|x| self.expr(x));
+            }
+            ExprKind::If(c, a, b) => {
+                self.expr(c);
+                self.block(a);
+                self.block(b);
+            }
+            ExprKind::Block(b) => self.block(b),
+            ExprKind::Binary(_, l, r) | ExprKind::Element(l, r) => {
+                self.expr(l);
+                self.expr(r);
+            }
+            ExprKind::Unary(_, x)
+            | ExprKind::Cast(x, _)
+            | ExprKind::Field(x, _)
+            | ExprKind::Repeat(x, _) => self.expr(x),
+            ExprKind::MakeIndex(xs, _)
+            | ExprKind::Array(xs)
+            | ExprKind::Call(_, _, xs)
+            | ExprKind::CallFn(_, xs)
+            | ExprKind::MakeVector(_, _, _, xs)
+            | ExprKind::MakeTuple(xs)
+            | ExprKind::Load(_, _, xs)
+            | ExprKind::TileLoad(_, _, xs, _) => xs.iter().for_each(|x| self.expr(x)),
+            ExprKind::MakeStruct(_, fields) => fields.iter().for_each(|(_, x)| self.expr(x)),
+            _ => {}
+        }
+    }
+}
+
+/// The `tile_static` array a place writes, if it is one's element.
+fn tile_root(p: &Place) -> Option<u32> {
+    match p {
+        Place::TileElement(id, ..) => Some(*id),
+        Place::Field(base, _) => tile_root(base),
+        _ => None,
+    }
+}
+
 #[derive(Default)]
 struct Uniformity {
-    varying: std::collections::HashSet<u32>,
+    varying: HashSet<u32>,
     split: Split,
     report: bool,
+    /// `tile_static` arrays written since the last barrier (on some path).
+    dirty: HashSet<u32>,
+    /// `tile_static` arrays that atomics use (no uniform loads of those).
+    atomic_tiles: HashSet<u32>,
     /// Divergent barriers, by statement (a loop body may be visited twice):
     /// the spans of the call's first and last tokens.
     errors: Vec<(*const Stmt, (proc_macro2::Span, proc_macro2::Span))>,
@@ -127,16 +232,22 @@ impl Uniformity {
                 if let Some(root) = Self::place_root(place) {
                     self.mark(root, ctx || v);
                 }
+                if let Some(id) = tile_root(place) {
+                    self.dirty.insert(id);
+                }
             }
             StmtKind::Expr(e) => {
                 self.expr(e, ctx);
             }
             StmtKind::If(c, a, b) => {
                 let inner = ctx || self.expr(c, ctx);
+                let before = self.dirty.clone();
                 self.block(a, inner);
+                let after_a = std::mem::replace(&mut self.dirty, before);
                 if let Some(b) = b {
                     self.block(b, inner);
                 }
+                self.dirty.extend(after_a);
             }
             StmtKind::While(c, body) => {
                 // The condition runs at every iteration, as part of the
@@ -147,6 +258,10 @@ impl Uniformity {
                 let outer = self.split;
                 self.split.broke = false;
                 self.split.continued = false;
+                // Writes anywhere in the loop reach its start (the previous
+                // iteration) and its end (a `break`).
+                let writes = TileWrites::of(body);
+                self.dirty.extend(writes.iter().copied());
                 let inner = ctx || self.expr(c, ctx);
                 self.split.broke |= inner;
                 self.block(body, inner);
@@ -158,6 +273,7 @@ impl Uniformity {
                     returned: self.split.returned,
                     ..outer
                 };
+                self.dirty.extend(writes);
             }
             StmtKind::Loop(body) => self.loop_body(body, ctx),
             StmtKind::For {
@@ -186,6 +302,7 @@ impl Uniformity {
                 {
                     self.errors.push((at, (s.span, *end)));
                 }
+                self.dirty.clear();
             }
             StmtKind::NativeCheck(_) | StmtKind::TileStatic { .. } => {}
         }
@@ -199,6 +316,10 @@ impl Uniformity {
         let outer = self.split;
         self.split.broke = false;
         self.split.continued = false;
+        // Writes anywhere in the loop reach its start (the previous
+        // iteration) and its end (a `break`).
+        let writes = TileWrites::of(body);
+        self.dirty.extend(writes.iter().copied());
         self.block(body, ctx);
         if self.split.broke || (self.split.returned && !outer.returned) {
             self.block(body, true);
@@ -209,6 +330,7 @@ impl Uniformity {
             returned: self.split.returned,
             ..outer
         };
+        self.dirty.extend(writes);
     }
 
     /// Whether any of `xs` varies (visiting all of them: they may contain
@@ -231,11 +353,22 @@ impl Uniformity {
             | ExprKind::Extent(..) => false,
             ExprKind::Local(id, _) => self.varying.contains(id),
             ExprKind::KernelIndex(_) | ExprKind::Load(..) => true,
-            ExprKind::TileLoad(_, _, idx) => {
-                idx.iter().for_each(|i| {
-                    self.expr(i, ctx);
-                });
-                true
+            // A `tile_static` element read at an address the whole tile
+            // shares, in uniform control flow, after a barrier with no write
+            // to the array since: the same value for every work item (C++
+            // AMP's MandelBrot sample breaks out of a loop on such a flag).
+            // Marked so that GPUs load it as uniform.
+            ExprKind::TileLoad(id, _, idx, uniform) => {
+                let address = self.any(idx, ctx);
+                let same = !address
+                    && !ctx
+                    && !self.split.any()
+                    && !self.dirty.contains(id)
+                    && !self.atomic_tiles.contains(id);
+                if self.report {
+                    uniform.set(same);
+                }
+                !same
             }
             ExprKind::Tiled(field, _) => matches!(*field, "Global" | "Local"),
             // An atomic's old value differs by thread; so does what
@@ -243,6 +376,9 @@ impl Uniformity {
             ExprKind::Atomic(a) => {
                 if let Place::Element(_, _, idx) | Place::TileElement(_, _, idx) = &a.target {
                     self.any(idx, ctx);
+                }
+                if let Place::TileElement(id, ..) = &a.target {
+                    self.dirty.insert(*id);
                 }
                 self.any(&a.args, ctx);
                 if let Some((id, ..)) = &a.expected {
@@ -279,8 +415,11 @@ impl Uniformity {
             }
             ExprKind::If(c, a, b) => {
                 let inner = ctx || self.expr(c, ctx);
+                let before = self.dirty.clone();
                 self.block(a, inner);
+                let after_a = std::mem::replace(&mut self.dirty, before);
                 self.block(b, inner);
+                self.dirty.extend(after_a);
                 inner
                     || a.tail.as_ref().is_some_and(|t| self.expr(t, inner))
                     || b.tail.as_ref().is_some_and(|t| self.expr(t, inner))

@@ -456,10 +456,19 @@ fn ir_expr(e: &Expr) -> TokenStream {
             let field = format_ident!("{}", field);
             quote!(__ir::ExprKind::Tiled(__ir::TiledField::#field))
         }
-        ExprKind::TileLoad(id, _, idx) => {
+        ExprKind::TileLoad(id, _, idx, uniform) => {
             let id = local_id(*id);
             let idx = idx.iter().map(ir_expr);
-            quote!(__ir::ExprKind::TileLoad(#id, ::std::vec![#(#idx),*]))
+            let load = quote!(__ir::ExprKind::TileLoad(#id, ::std::vec![#(#idx),*]));
+            if uniform.get() {
+                // The same value for the whole tile (see `check`).
+                quote!(__ir::ExprKind::Call(
+                    __ir::Builtin::UniformLoad,
+                    ::std::vec![__ir::Expr::new(#load, #span)],
+                ))
+            } else {
+                load
+            }
         }
         ExprKind::MakeVector(n, sc, _, args) => {
             let sc = scalar_tokens(*sc);
@@ -961,7 +970,7 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             let f = kpath("ops::cast");
             quote_spanned!(span=> #f::<#s, _>(#x))
         }
-        ExprKind::TileLoad(_, name, idx) => {
+        ExprKind::TileLoad(_, name, idx, _) => {
             let index = native_index(cx, idx);
             quote_spanned!(span=> #name.load(#index))
         }

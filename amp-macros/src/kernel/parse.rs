@@ -1417,7 +1417,7 @@ impl Resolver<'_> {
                             return None;
                         }
                         Some(Binding::TileScalar(id)) => {
-                            ExprKind::TileLoad(id, name, vec![zero(span)])
+                            ExprKind::TileLoad(id, name, vec![zero(span)], Default::default())
                         }
                         // An upper-case name is a constant or a const
                         // parameter, inlined. In a kernel it may also be a
@@ -1513,7 +1513,9 @@ impl Resolver<'_> {
                 let (base, mut indices) = self.index_chain(e)?;
                 match base {
                     IndexBase::Capture(c, name) => ExprKind::Load(c, name, indices),
-                    IndexBase::TileStatic(id, name) => ExprKind::TileLoad(id, name, indices),
+                    IndexBase::TileStatic(id, name) => {
+                        ExprKind::TileLoad(id, name, indices, Default::default())
+                    }
                     IndexBase::Local(..) | IndexBase::Const(_) => {
                         let kind = match base {
                             IndexBase::Local(id, name) => ExprKind::Local(id, name),

@@ -236,7 +236,7 @@ fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
         ExprKind::Unary(_, x) | ExprKind::Cast(x, _) | ExprKind::Field(x, _) => visit_expr(x, f),
         ExprKind::Repeat(x, _) => visit_expr(x, f),
         ExprKind::Load(_, _, xs)
-        | ExprKind::TileLoad(_, _, xs)
+        | ExprKind::TileLoad(_, _, xs, _)
         | ExprKind::MakeIndex(xs, _)
         | ExprKind::Array(xs)
         | ExprKind::Call(_, _, xs)
@@ -460,7 +460,7 @@ impl Info {
             ExprKind::Local(id, _) => {
                 u.uses.insert(*id);
             }
-            ExprKind::TileLoad(id, _, _) => {
+            ExprKind::TileLoad(id, _, _, _) => {
                 u.tiles.insert(*id);
             }
             ExprKind::Atomic(a) => {
