@@ -45,6 +45,7 @@ pub trait Number:
     + 'static
     + ops::Arith
     + math::Num
+    + crate::Element
     + crate::kernel::capture::Capture<Cpu = Self>
     + for<'a> crate::kernel::capture::BindNative<Out<'a> = Self>
 {

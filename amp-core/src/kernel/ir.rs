@@ -174,8 +174,50 @@ impl From<Scalar> for Type {
 pub struct LocalId(pub u32);
 
 /// A captured variable, numbered in capture order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// In a `#[kernel]` function's body, view parameter `k` is written as the
+/// capture [`CaptureId::param(k)`](CaptureId::param); each instance of the
+/// function replaces it by the capture its call passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CaptureId(pub u32);
+
+impl CaptureId {
+    /// Where the ids of view parameters start.
+    const PARAM_BASE: u32 = 1 << 30;
+
+    /// View parameter `k` of a `#[kernel]` function.
+    pub const fn param(k: u32) -> CaptureId {
+        CaptureId(Self::PARAM_BASE + k)
+    }
+
+    /// The view parameter this id stands for, if it is one.
+    pub const fn as_param(self) -> Option<u32> {
+        if self.0 >= Self::PARAM_BASE {
+            Some(self.0 - Self::PARAM_BASE)
+        } else {
+            None
+        }
+    }
+}
+
+/// What a `#[kernel]` function parameter that takes no value binds: a
+/// captured container (C++ AMP passes `array_view`s to `restrict(amp)`
+/// functions by reference) or the kernel's tiled index (with its barrier).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamBinding {
+    /// `&ArrayView<'_, T, N[, A]>` or `&Array<T, N>`.
+    View {
+        /// The element type.
+        elem: Type,
+        /// The rank.
+        rank: u32,
+        /// Whether the function may write it.
+        writable: bool,
+    },
+    /// `&TiledIndex<N>`: the function may read its fields and wait on its
+    /// barrier.
+    Tiled(u32),
+}
 
 /// Binary operators (Rust semantics: integer arithmetic wraps; `/` and `%`
 /// truncate).
@@ -808,6 +850,11 @@ pub struct Function {
     pub params: Vec<(LocalId, &'static str, Type)>,
     /// Its return type (`None` for `()`).
     pub ret: Option<Type>,
+    /// Its parameters that bind instead of taking a value: their position
+    /// among all of its parameters (the call's arguments), and what they
+    /// bind. View parameter `k` (in this order, tiled ones not counted) is
+    /// [`CaptureId::param(k)`](CaptureId::param) in the body.
+    pub bindings: Vec<(usize, ParamBinding)>,
     /// Its body.
     pub body: Block,
     /// Where it is.

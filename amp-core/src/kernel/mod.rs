@@ -11,6 +11,7 @@
 pub(crate) mod cancel;
 pub(crate) mod capture;
 pub(crate) mod cpu;
+pub(crate) mod instance;
 pub mod ir;
 pub(crate) mod math;
 pub(crate) mod native;

@@ -41,7 +41,11 @@ pub(crate) struct Resources {
 /// [`Error::KernelCompile`] if a `#[kernel]` function calls itself, directly
 /// or through others, or a function instance is ill-typed (a bug).
 pub(crate) fn measure(kernel: &Kernel, types: &Types) -> Result<Resources> {
-    let mut m = Measure::default();
+    let mut m = Measure {
+        captures: kernel.captures.clone(),
+        rank: kernel.rank,
+        ..Measure::default()
+    };
     let mut body = BodyFacts::default();
     m.block(&kernel.body, &mut body)?;
     Ok(Resources {
@@ -53,8 +57,11 @@ pub(crate) fn measure(kernel: &Kernel, types: &Types) -> Result<Resources> {
 /// Function instances measured so far, and the chain being measured.
 #[derive(Default)]
 struct Measure {
-    done: HashMap<(usize, Vec<Type>), u64>,
+    done: HashMap<super::instance::InstanceKey, u64>,
     stack: Vec<usize>,
+    /// The kernel's captures (what view parameters bind) and rank.
+    captures: Vec<(&'static str, super::ir::CaptureKind)>,
+    rank: u32,
 }
 
 /// What the walk of one body found.
@@ -117,12 +124,14 @@ fn fields_size_align<'a>(fields: impl Iterator<Item = &'a Type>) -> (u64, u64) {
 impl Measure {
     /// The footprint of the instance of `f` with `type_args`: its locals
     /// (parameters included) and its deepest call.
-    fn function(&mut self, f: FnRef, type_args: &[Type], span: Span) -> Result<u64> {
-        let key = (f.key(), type_args.to_vec());
+    fn function(&mut self, f: FnRef, type_args: &[Type], args: &[Expr], span: Span) -> Result<u64> {
+        let mut func = (f.0)();
+        let bound = super::instance::bound_captures(&func, args, span)?;
+        let key = (f.key(), type_args.to_vec(), bound);
         if let Some(&bytes) = self.done.get(&key) {
             return Ok(bytes);
         }
-        let mut func = (f.0)();
+        super::instance::specialize(&mut func, &key.2);
         if self.stack.contains(&key.0) {
             return Err(Error::KernelCompile {
                 kernel: span.to_string(),
@@ -133,7 +142,7 @@ impl Measure {
             });
         }
         self.stack.push(key.0);
-        let types = typeck::check_function(&mut func, type_args)?;
+        let types = typeck::check_function(&mut func, type_args, &self.captures, self.rank)?;
         // An `#[unroll]` that cannot be is an error on every accelerator:
         // found here, where every accelerator measures the functions.
         if super::passes::has_forced_unroll(&func.body) {
@@ -258,7 +267,7 @@ impl Measure {
             }
             ExprKind::CallFn(f, args, type_args) => {
                 self.exprs(args, facts)?;
-                let bytes = self.function(*f, type_args, e.span)?;
+                let bytes = self.function(*f, type_args, args, e.span)?;
                 facts.deepest_call = facts.deepest_call.max(bytes);
                 Ok(())
             }

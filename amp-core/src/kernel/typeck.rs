@@ -774,15 +774,22 @@ impl<'k> Checker<'k> {
                 Term::TupleOf(ts)
             }
             ExprKind::CallFn(f, args, _) => {
-                let arg_terms: Vec<Term> =
-                    args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
                 let sig = (f.0)();
-                if sig.params.len() != args.len() {
+                if sig.params.len() + sig.bindings.len() != args.len() {
                     return Err(type_error(
                         span,
-                        format!("`{}` takes {} arguments", sig.name, sig.params.len()),
+                        format!(
+                            "`{}` takes {} arguments",
+                            sig.name,
+                            sig.params.len() + sig.bindings.len()
+                        ),
                     ));
                 }
+                let value_args = super::instance::value_args(&sig, args);
+                let arg_terms: Vec<Term> = value_args
+                    .iter()
+                    .map(|a| self.expr(a))
+                    .collect::<Result<_>>()?;
                 let vars: Vec<Term> = sig
                     .type_params
                     .iter()
@@ -796,6 +803,50 @@ impl<'k> Checker<'k> {
                     .collect();
                 for ((_, _, pt), at) in sig.params.iter().zip(&arg_terms) {
                     self.solver.unify(&term_of(pt, &vars), at, span)?;
+                }
+                // What the binding arguments bind: a captured container of
+                // the parameter's element type, rank and access, or the
+                // tiled index.
+                let bound = super::instance::bound_captures(&sig, args, span)?;
+                let views = sig.bindings.iter().filter_map(|(_, b)| match b {
+                    ParamBinding::View {
+                        elem,
+                        rank,
+                        writable,
+                    } => Some((elem, *rank, *writable)),
+                    ParamBinding::Tiled(_) => None,
+                });
+                for ((elem, rank, writable), c) in views.zip(bound) {
+                    match self.capture(c, span)?.clone() {
+                        CaptureKind::Container {
+                            elem: ce,
+                            rank: cr,
+                            writable: cw,
+                        } if cr == rank && (cw || !writable) => {
+                            let ce = Term::Known(ce);
+                            self.solver.unify(&term_of(elem, &vars), &ce, span)?;
+                        }
+                        other => {
+                            return Err(type_error(
+                                span,
+                                format!(
+                                    "`{}` takes a {}rank-{rank} view, not {other:?}",
+                                    sig.name,
+                                    if writable { "writable " } else { "" }
+                                ),
+                            ));
+                        }
+                    }
+                }
+                for (_, b) in &sig.bindings {
+                    if let ParamBinding::Tiled(n) = b
+                        && *n != self.rank
+                    {
+                        return Err(type_error(
+                            span,
+                            format!("`{}` takes a rank-{n} tiled index", sig.name),
+                        ));
+                    }
                 }
                 self.calls.push(vars.clone());
                 match &sig.ret {
@@ -990,10 +1041,15 @@ pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
 /// # Errors
 ///
 /// [`Error::KernelCompile`] if the body is ill-typed (a bug).
-pub(crate) fn check_function(function: &mut Function, type_args: &[Type]) -> Result<Types> {
+pub(crate) fn check_function(
+    function: &mut Function,
+    type_args: &[Type],
+    captures: &[(&'static str, CaptureKind)],
+    rank: u32,
+) -> Result<Types> {
     let params: Vec<LocalId> = function.params.iter().map(|p| p.0).collect();
     super::passes::lower::block(&mut function.body, &params);
-    let mut checker = Checker::new(&[], 0, type_args.to_vec());
+    let mut checker = Checker::new(captures, rank, type_args.to_vec());
     let known: Vec<Term> = type_args.iter().map(|t| Term::Known(t.clone())).collect();
     for (local, _, ty) in &function.params {
         checker.locals.insert(*local, term_of(ty, &known));

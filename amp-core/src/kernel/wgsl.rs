@@ -148,7 +148,7 @@ struct Writer<'k> {
 #[derive(Default)]
 struct FnRegistry {
     /// WGSL names of the instances written or being written.
-    names: std::collections::HashMap<(usize, Vec<Type>), String>,
+    names: std::collections::HashMap<super::instance::InstanceKey, String>,
     /// Functions being written (a call back into one is recursion).
     stack: Vec<usize>,
     /// The definitions, in the order they were finished.
@@ -1000,9 +1000,16 @@ impl Writer<'_> {
 
     /// The WGSL name of the instance of `f` with `type_args`, writing it
     /// (and the instances it calls) first if needed.
-    fn function(&mut self, f: FnRef, type_args: &[Type], span: Span) -> Result<(String, Type)> {
-        let key = (f.key(), type_args.to_vec());
+    fn function(
+        &mut self,
+        f: FnRef,
+        type_args: &[Type],
+        bound: Vec<CaptureId>,
+        span: Span,
+    ) -> Result<(String, Type)> {
+        let key = (f.key(), type_args.to_vec(), bound);
         let mut func = (f.0)();
+        super::instance::specialize(&mut func, &key.2);
         let ret = func
             .ret
             .as_ref()
@@ -1032,22 +1039,26 @@ impl Writer<'_> {
             reg.stack.push(key.0);
             name
         };
-        let mut types = typeck::check_function(&mut func, type_args)?;
+        let mut types = typeck::check_function(
+            &mut func,
+            type_args,
+            &self.kernel.captures,
+            self.kernel.rank,
+        )?;
         super::passes::optimize_function(&mut func, &mut types)?;
-        let dummy = Kernel {
-            name: func.name.to_string(),
-            rank: 0,
-            captures: Vec::new(),
-            body: Block::default(),
-            span: func.span,
-            tile: None,
-        };
+        // The instance reads the kernel's bindings (the captures its view
+        // parameters bind, the tiled index's module-scope variables) by
+        // their global names, which its own names must not shadow.
+        let mut namer = Namer::default();
+        for c in &self.captures {
+            namer.internal(c);
+        }
         let mut w = Writer {
-            kernel: &dummy,
+            kernel: self.kernel,
             types: &types,
-            namer: Namer::default(),
+            namer,
             locals: Default::default(),
-            captures: Vec::new(),
+            captures: self.captures.clone(),
             out: String::new(),
             indent: 1,
             tmp: 0,
@@ -1055,7 +1066,7 @@ impl Writer<'_> {
             immediates: self.immediates,
             loop_guard: self.loop_guard,
             fns: std::rc::Rc::clone(&self.fns),
-            atomic: Default::default(),
+            atomic: self.atomic.clone(),
         };
         let mut params = Vec::new();
         for (i, (local, pname, ty)) in func.params.iter().enumerate() {
@@ -1142,15 +1153,8 @@ impl Writer<'_> {
     /// dimension is x), and the `TiledIndex` fields of each thread.
     fn tiled_entry(&mut self, rank: usize, tile: &[u32]) {
         let dim = |d: usize| if d < rank { tile[rank - 1 - d] } else { 1 };
-        let _ = writeln!(
-            self.out,
-            "\n@compute @workgroup_size({}, {}, {})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_id) amp_lid: vec3<u32>) {{",
-            dim(0),
-            dim(1),
-            dim(2)
-        );
-        self.indent = 1;
-        let comps = ["x", "y", "z"];
+        // The tiled index of the work item, at module scope: `#[kernel]`
+        // functions that take it read it there.
         for name in [
             "amp_local",
             "amp_tile",
@@ -1160,8 +1164,17 @@ impl Writer<'_> {
             "amp_idx",
         ] {
             self.namer.internal(name);
-            self.line(&format!("var {name}: array<i32, {rank}>;"));
+            let _ = writeln!(self.out, "var<private> {name}: array<i32, {rank}>;");
         }
+        let _ = writeln!(
+            self.out,
+            "\n@compute @workgroup_size({}, {}, {})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_id) amp_lid: vec3<u32>) {{",
+            dim(0),
+            dim(1),
+            dim(2)
+        );
+        self.indent = 1;
+        let comps = ["x", "y", "z"];
         // The grid of tiles is linearised over up to three workgroup
         // dimensions, so that any number of tiles (up to the 2^32 - 1 work
         // items of a domain) can be dispatched; workgroups past the last
@@ -1761,9 +1774,13 @@ impl Writer<'_> {
                 Ok((format!("{}({})", type_wgsl(&ty), vals.join(", ")), ty))
             }
             ExprKind::CallFn(f, args, type_args) => {
-                let refs: Vec<&Expr> = args.iter().collect();
+                // The arguments that bind views and the tiled index pass
+                // nothing: the instance uses what they bind directly.
+                let func = (f.0)();
+                let refs = super::instance::value_args(&func, args);
+                let bound = super::instance::bound_captures(&func, args, span)?;
                 let vals: Vec<String> = self.seq(&refs, pre)?.into_iter().map(|v| v.0).collect();
-                let (name, ret) = self.function(*f, type_args, span)?;
+                let (name, ret) = self.function(*f, type_args, bound, span)?;
                 Ok((format!("{name}({})", vals.join(", ")), ret))
             }
             ExprKind::Call(Builtin::UniformLoad, args) => match args.as_slice() {

@@ -110,6 +110,8 @@ pub(crate) enum ExprKind {
     Extent(u32, Ident),
     /// A call of an atomic function (`atomic_fetch_add(&a[i], v)`).
     Atomic(Box<Atomic>),
+    /// The tiled index passed to a `#[kernel]` function (`f(&t)`).
+    TiledArg(Ident),
     If(Box<Expr>, Block, Block),
     Block(Block),
 }
@@ -220,12 +222,32 @@ pub(crate) struct Kernel {
     pub(crate) tiled: bool,
 }
 
+/// A parameter of a `#[kernel]` function that binds instead of taking a
+/// value.
+#[allow(clippy::large_enum_variant)] // a compile-time tree; boxing buys nothing
+pub(crate) enum FnBinding {
+    /// `&ArrayView<'_, T, N[, A]>` / `&Array<T, N>`: the element type as
+    /// written and as a kernel type, the rank, and whether it is writable.
+    View {
+        elem: syn::Type,
+        ty: Ty,
+        rank: u32,
+        writable: bool,
+    },
+    /// `&TiledIndex<N>`.
+    Tiled(u32),
+}
+
 /// A parsed `#[kernel]` function.
 pub(crate) struct Function {
     pub(crate) item: syn::ItemFn,
     /// The bound (`Number`, `Float`, `Integer`) of each type parameter.
     pub(crate) type_params: Vec<&'static str>,
     pub(crate) params: Vec<(u32, Ident, Ty)>,
+    /// The binding parameters: their position among all parameters.
+    pub(crate) bindings: Vec<(usize, FnBinding)>,
+    /// The name of the tiled-index parameter, if any.
+    pub(crate) tiled: Option<Ident>,
     pub(crate) ret: Option<Ty>,
     pub(crate) body: Block,
 }

@@ -46,19 +46,20 @@ fn uniformity(body: &Block, errors: &mut Errors) {
     u.split = Split::default();
     u.dirty.clear();
     u.block(body, false);
-    for (_, (start, end)) in u.errors {
+    for (_, (start, end), message) in u.errors {
         // Two tokens with the call's first and last spans: the error covers
         // the whole call.
         let call: proc_macro2::TokenStream = [start, end]
             .into_iter()
             .map(|span| proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("t", span)))
             .collect();
-        errors.push(syn::Error::new_spanned(
-            call,
-            "this barrier is under control flow that depends on the thread (its index, or data it loaded): every thread of a tile must reach the same barriers (C++ AMP rejects this; on a GPU it is undefined behaviour)",
-        ));
+        errors.push(syn::Error::new_spanned(call, message));
     }
 }
+
+const BARRIER_DIVERGES: &str = "this barrier is under control flow that depends on the thread (its index, or data it loaded): every thread of a tile must reach the same barriers (C++ AMP rejects this; on a GPU it is undefined behaviour)";
+const CALL_DIVERGES: &str = "this call passes the tiled index, so the function may wait on the tile's barrier, but it is under control flow that depends on the thread (its index, or data it loaded): every thread of a tile must make the call";
+const CALL_ARGS_VARY: &str = "this call passes the tiled index, so the function may wait on the tile's barrier: its other arguments must be the same for every thread of the tile (the function's barriers may depend on them); compute thread-dependent values inside the function from the tiled index";
 
 /// Where threads of a tile may have parted ways so far.
 #[derive(Clone, Copy, Default)]
@@ -182,7 +183,11 @@ struct Uniformity {
     atomic_tiles: HashSet<u32>,
     /// Divergent barriers, by statement (a loop body may be visited twice):
     /// the spans of the call's first and last tokens.
-    errors: Vec<(*const Stmt, (proc_macro2::Span, proc_macro2::Span))>,
+    errors: Vec<(
+        *const (),
+        (proc_macro2::Span, proc_macro2::Span),
+        &'static str,
+    )>,
 }
 
 impl Uniformity {
@@ -295,12 +300,12 @@ impl Uniformity {
             StmtKind::Continue => self.split.continued |= ctx,
             StmtKind::Return(_) => self.split.returned |= ctx,
             StmtKind::Barrier(_, end) => {
-                let at = s as *const Stmt;
+                let at = s as *const Stmt as *const ();
                 if (ctx || self.split.any())
                     && self.report
-                    && !self.errors.iter().any(|(p, _)| *p == at)
+                    && !self.errors.iter().any(|(p, ..)| *p == at)
                 {
-                    self.errors.push((at, (s.span, *end)));
+                    self.errors.push((at, (s.span, *end), BARRIER_DIVERGES));
                 }
                 self.dirty.clear();
             }
@@ -349,6 +354,7 @@ impl Uniformity {
         match &e.kind {
             ExprKind::Lit(..)
             | ExprKind::Capture(..)
+            | ExprKind::TiledArg(_)
             | ExprKind::Const(_)
             | ExprKind::Extent(..) => false,
             ExprKind::Local(id, _) => self.varying.contains(id),
@@ -400,6 +406,27 @@ impl Uniformity {
             | ExprKind::Cast(x, _)
             | ExprKind::Field(x, _)
             | ExprKind::Repeat(x, _) => self.expr(x, ctx),
+            // A call that passes the tiled index may wait on barriers: every
+            // work item of the tile must make it, with the same arguments
+            // (the function's uniformity check takes them as uniform).
+            ExprKind::CallFn(_, xs)
+                if xs.iter().any(|x| matches!(x.kind, ExprKind::TiledArg(_))) =>
+            {
+                let varying_args = self.any(xs, ctx);
+                if (ctx || self.split.any() || varying_args) && self.report {
+                    let at = e as *const Expr as *const ();
+                    if !self.errors.iter().any(|(p, ..)| *p == at) {
+                        let message = if varying_args && !(ctx || self.split.any()) {
+                            CALL_ARGS_VARY
+                        } else {
+                            CALL_DIVERGES
+                        };
+                        self.errors.push((at, (e.span, e.span), message));
+                    }
+                }
+                self.dirty.clear();
+                true
+            }
             ExprKind::MakeIndex(xs, _)
             | ExprKind::Array(xs)
             | ExprKind::Call(_, _, xs)

@@ -69,13 +69,24 @@ pub(crate) fn kernel_function(attr: TokenStream, item: TokenStream) -> TokenStre
             consts: Vec::new(),
             body: f.body.clone(),
             span: proc_macro2::Span::call_site(),
-            tiled: false,
+            // A function that takes the tiled index is checked as a tiled
+            // kernel (its barriers must be uniform; its parameters are, as
+            // its callers check).
+            tiled: f.tiled.is_some(),
         };
         check::check(&k, &mut errors);
     }
     match (function, errors.into_result()) {
-        (Some(f), Ok(())) => expand::expand_function(&f),
-        (_, Err(e)) => {
+        (Some(f), Ok(())) => expand::expand_function(&f, true),
+        (Some(f), Err(e)) => {
+            // One mistake, one error: the function's signature as its
+            // callers see it (view parameters in their CPU form), its IR
+            // builder, and no native body to report more errors in.
+            let errors = e.to_compile_error();
+            let function = expand::expand_function(&f, false);
+            quote::quote! { #errors #function }
+        }
+        (None, Err(e)) => {
             // One mistake, one error: keep the function so its callers
             // still compile.
             let errors = e.to_compile_error();

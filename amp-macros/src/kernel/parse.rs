@@ -61,7 +61,14 @@ enum Binding {
     TileStatic(u32),
     /// A `tile_static!` scalar (an array of one element inside).
     TileScalar(u32),
+    /// A view parameter of a `#[kernel]` function: the capture id that
+    /// stands for it ([`VIEW_PARAM_BASE`] + its number).
+    View(u32),
 }
+
+/// The capture ids of a `#[kernel]` function's view parameters start here
+/// (amp_core's `CaptureId::param`).
+pub(crate) const VIEW_PARAM_BASE: u32 = 1 << 30;
 
 struct Resolver<'e> {
     scopes: Vec<Vec<(String, Binding)>>,
@@ -78,6 +85,8 @@ struct Resolver<'e> {
     function: bool,
     /// Whether the kernel is tiled (has a `TiledIndex`).
     tiled: bool,
+    /// The capture ids of a function's read-only view parameters.
+    read_only_views: Vec<u32>,
 }
 
 const MATH_METHODS: &[(&str, &str)] = &[
@@ -262,6 +271,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         type_params: Vec::new(),
         function: false,
         tiled,
+        read_only_views: Vec::new(),
     };
     let body = match &*closure.body {
         syn::Expr::Block(b) => resolver.block(&b.block),
@@ -1040,6 +1050,13 @@ impl Resolver<'_> {
                         );
                         None
                     }
+                    Some(Binding::View(_)) => {
+                        self.errors.at(
+                            p,
+                            "a view parameter is assigned element by element: `a[i] = ..`",
+                        );
+                        None
+                    }
                     None => {
                         self.errors.at(
                             p,
@@ -1063,7 +1080,10 @@ impl Resolver<'_> {
             syn::Expr::Index(_) => {
                 let (base, indices) = self.index_chain(e)?;
                 match base {
-                    IndexBase::Capture(c, name) => Some(Place::Element(c, name, indices)),
+                    IndexBase::Capture(c, name) => {
+                        self.check_writable(c, &name)?;
+                        Some(Place::Element(c, name, indices))
+                    }
                     IndexBase::Local(id, name) => Some(Place::ArrayElement(id, name, indices)),
                     IndexBase::TileStatic(id, name) => Some(Place::TileElement(id, name, indices)),
                     IndexBase::KernelIndex(name) => {
@@ -1134,7 +1154,10 @@ impl Resolver<'_> {
         }
         let (base, idx) = self.index_chain(&r.expr)?;
         let target = match base {
-            IndexBase::Capture(cap, n) => Place::Element(cap, n, idx),
+            IndexBase::Capture(cap, n) => {
+                self.check_writable(cap, &n)?;
+                Place::Element(cap, n, idx)
+            }
             IndexBase::TileStatic(id, n) => Place::TileElement(id, n, idx),
             IndexBase::Local(..) | IndexBase::KernelIndex(_) | IndexBase::Const(_) => {
                 self.errors.at(&c.args[0], place_error);
@@ -1198,6 +1221,59 @@ impl Resolver<'_> {
             })),
             span,
         })
+    }
+
+    /// Refuses a write to a read-only view parameter (rustc would, in
+    /// terms of the runtime's types).
+    fn check_writable(&mut self, c: u32, name: &Ident) -> Option<()> {
+        if self.read_only_views.contains(&c) {
+            self.errors.at(
+                name,
+                format!("`{name}` is a read-only view parameter (`&ArrayView<'_, T, N, ReadOnly>`): take `&ArrayView<'_, T, N>` to write through it"),
+            );
+            return None;
+        }
+        Some(())
+    }
+
+    /// An argument of a `#[kernel]` function call: a value, or (C++ AMP
+    /// passes them by reference) a captured view or array (`&a`), or the
+    /// tiled index (`&t`), which the function's view and tiled parameters
+    /// bind.
+    fn call_arg(&mut self, a: &syn::Expr) -> Option<Expr> {
+        let inner = match strip_parens(a) {
+            syn::Expr::Reference(r) if r.mutability.is_none() => strip_parens(&r.expr),
+            other => other,
+        };
+        if let syn::Expr::Path(p) = inner
+            && let Some(name) = self.path_ident(p)
+        {
+            let span = a.span();
+            match self.lookup(&name.to_string()) {
+                Some(Binding::Tiled) => {
+                    return Some(Expr {
+                        kind: ExprKind::TiledArg(name),
+                        span,
+                    });
+                }
+                Some(Binding::View(c)) => {
+                    return Some(Expr {
+                        kind: ExprKind::Capture(c, name),
+                        span,
+                    });
+                }
+                None if !is_const_name(&name.to_string()) && !matches!(a, syn::Expr::Path(_)) => {
+                    // `&a` of a capture: the capture itself.
+                    let c = self.capture(&name)?;
+                    return Some(Expr {
+                        kind: ExprKind::Capture(c, name),
+                        span,
+                    });
+                }
+                _ => {}
+            }
+        }
+        self.expr(a)
     }
 
     /// `x.inc()`, `x.dec()`, `x.post_inc()`, `x.post_dec()` of a local
@@ -1325,6 +1401,7 @@ impl Resolver<'_> {
             }
             Some(Binding::Local(id, alias)) => IndexBase::Local(id, alias.unwrap_or(name)),
             Some(Binding::Index) => IndexBase::KernelIndex(name),
+            Some(Binding::View(c)) => IndexBase::Capture(c, name),
             Some(Binding::TileStatic(id)) => IndexBase::TileStatic(id, name),
             Some(Binding::TileScalar(_)) => {
                 self.errors.at(
@@ -1408,9 +1485,10 @@ impl Resolver<'_> {
                         }
                         Some(Binding::Index) => ExprKind::KernelIndex(name),
                         Some(Binding::Tiled) => {
-                            self.errors.at(p, "use the fields of the tiled index: `t.global`, `t.local`, `t.tile`, `t.tile_origin`, `t.tile_extent`");
+                            self.errors.at(p, "use the fields of the tiled index: `t.global`, `t.local`, `t.tile`, `t.tile_origin`, `t.tile_extent` (or pass it to a #[kernel] function: `f(&t)`)");
                             return None;
                         }
+                        Some(Binding::View(c)) => ExprKind::Capture(c, name),
                         Some(Binding::TileStatic(_)) => {
                             self.errors
                                 .at(p, "a tile_static array is used element by element: `a[i]`");
@@ -1562,6 +1640,9 @@ impl Resolver<'_> {
                     Some(name) if self.lookup(&name.to_string()).is_none() => {
                         ExprKind::Extent(self.capture(&name)?, name)
                     }
+                    Some(name) if let Some(Binding::View(c)) = self.lookup(&name.to_string()) => {
+                        ExprKind::Extent(c, name)
+                    }
                     _ => {
                         self.errors.at(
                             &m.receiver,
@@ -1692,7 +1773,8 @@ impl Resolver<'_> {
                     if p.qself.is_none() {
                         // A `#[kernel]` function (anything else fails to
                         // compile: its IR builder does not exist).
-                        let args: Vec<Expr> = c.args.iter().filter_map(|a| self.expr(a)).collect();
+                        let args: Vec<Expr> =
+                            c.args.iter().filter_map(|a| self.call_arg(a)).collect();
                         if args.len() != c.args.len() {
                             return None;
                         }
@@ -2219,14 +2301,59 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         type_params,
         function: true,
         tiled: false,
+        read_only_views: Vec::new(),
     };
     let mut params = Vec::new();
-    for input in &sig.inputs {
+    let mut bindings = Vec::new();
+    let mut tiled = None;
+    let mut views = 0u32;
+    for (position, input) in sig.inputs.iter().enumerate() {
         match input {
             syn::FnArg::Receiver(r) => resolver
                 .errors
                 .at(r, "#[kernel] functions are free functions: no `self`"),
             syn::FnArg::Typed(pt) => {
+                if let Some(binding) = binding_param(&pt.ty, &resolver.type_params, resolver.errors)
+                {
+                    let name = match &*pt.pat {
+                        syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                            p.ident.clone()
+                        }
+                        other => {
+                            resolver
+                                .errors
+                                .at(other, "#[kernel] function parameters are plain names");
+                            continue;
+                        }
+                    };
+                    let Some(binding) = binding else {
+                        continue;
+                    };
+                    let bind = match &binding {
+                        FnBinding::View { writable, .. } => {
+                            views += 1;
+                            let c = VIEW_PARAM_BASE + views - 1;
+                            if !writable {
+                                resolver.read_only_views.push(c);
+                            }
+                            Binding::View(c)
+                        }
+                        FnBinding::Tiled(_) => {
+                            if tiled.is_some() {
+                                resolver.errors.at(
+                                    &pt.ty,
+                                    "a #[kernel] function takes at most one tiled index",
+                                );
+                            }
+                            tiled = Some(name.clone());
+                            resolver.tiled = true;
+                            Binding::Tiled
+                        }
+                    };
+                    resolver.scopes[0].push((name.to_string(), bind));
+                    bindings.push((position, binding));
+                    continue;
+                }
                 let ty = ty_of(&pt.ty, &resolver.type_params, resolver.errors);
                 let name = match &*pt.pat {
                     syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
@@ -2255,10 +2382,121 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
     Some(Function {
         type_params: bounds,
         params,
+        bindings,
+        tiled,
         ret,
         body,
         item,
     })
+}
+
+/// Whether a `#[kernel]` function parameter of type `ty` binds a captured
+/// container or the tiled index: `None` for a value parameter; `Some(None)`
+/// for a binding parameter written wrongly (reported).
+fn binding_param(
+    ty: &syn::Type,
+    type_params: &[String],
+    errors: &mut Errors,
+) -> Option<Option<FnBinding>> {
+    let (reference, path) = match ty {
+        syn::Type::Reference(r) => match &*r.elem {
+            syn::Type::Path(p) if p.qself.is_none() => (Some(r), p),
+            _ => return None,
+        },
+        syn::Type::Path(p) if p.qself.is_none() => (None, p),
+        _ => return None,
+    };
+    let last = path.path.segments.last()?;
+    let kind = last.ident.to_string();
+    if !matches!(kind.as_str(), "ArrayView" | "Array" | "TiledIndex") {
+        return None;
+    }
+    // Reported, and then taken as if written right (one mistake, one
+    // error).
+    match reference {
+        None => errors.at(
+            ty,
+            format!("a #[kernel] function takes a {kind} by reference, as C++ AMP's restrict(amp) functions do: `&{kind}<..>`"),
+        ),
+        Some(r) => {
+            if let Some(m) = &r.mutability {
+                errors.at(
+                    m,
+                    format!("take the {kind} by shared reference (`&{kind}<..>`): kernels write through a view's elements, not the view"),
+                );
+            }
+        }
+    }
+    let args: Vec<&syn::GenericArgument> = match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let rank_of = |a: Option<&&syn::GenericArgument>, errors: &mut Errors| -> Option<u32> {
+        let n = match a {
+            Some(syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }))) => i.base10_parse::<u32>().ok(),
+            _ => None,
+        };
+        if n.is_none() {
+            errors.at(
+                ty,
+                format!("write the {kind}'s rank as a literal: `{kind}<.., 2>`"),
+            );
+        }
+        n
+    };
+    if kind == "TiledIndex" {
+        let n = rank_of(args.first(), errors)?;
+        return Some(Some(FnBinding::Tiled(n)));
+    }
+    let Some(syn::GenericArgument::Type(elem)) = args.first() else {
+        errors.at(
+            ty,
+            format!("write the {kind}'s element type: `&{kind}<'_, f32, 1>`"),
+        );
+        return Some(None);
+    };
+    let Some(elem_ty) = ty_of(elem, type_params, errors) else {
+        return Some(None);
+    };
+    let Some(rank) = rank_of(args.get(1), errors) else {
+        return Some(None);
+    };
+    let writable = match (kind.as_str(), args.get(2)) {
+        ("Array", _) | (_, None) => true,
+        (_, Some(syn::GenericArgument::Type(syn::Type::Path(a))))
+            if a.path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "ReadOnly") =>
+        {
+            false
+        }
+        (_, Some(syn::GenericArgument::Type(syn::Type::Path(a))))
+            if a.path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "ReadWrite") =>
+        {
+            true
+        }
+        (_, Some(other)) => {
+            errors.at(other, "a view's access is `ReadOnly` or `ReadWrite`");
+            return Some(None);
+        }
+    };
+    Some(Some(FnBinding::View {
+        elem: elem.clone(),
+        ty: elem_ty,
+        rank,
+        writable,
+    }))
 }
 
 /// The size and scalar of a short vector type name (`Float4`).

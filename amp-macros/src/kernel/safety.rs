@@ -84,6 +84,7 @@ fn expr(e: &Expr) -> bool {
         ExprKind::Block(b) => block(b),
         // Atomics may index anywhere (a histogram's bins).
         ExprKind::CallFn(..)
+        | ExprKind::TiledArg(_)
         | ExprKind::Tiled(..)
         | ExprKind::TileLoad(..)
         | ExprKind::Atomic(..) => false,

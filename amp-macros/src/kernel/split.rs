@@ -207,6 +207,11 @@ fn place_has_barrier(p: &Place) -> bool {
 fn expr_has_barrier(e: &Expr) -> bool {
     let mut found = false;
     visit_expr(e, &mut |x| {
+        // A call that passes the tiled index may wait on the barrier
+        // inside: such kernels keep a thread per work item.
+        if let ExprKind::TiledArg(_) = &x.kind {
+            found = true;
+        }
         if let ExprKind::If(_, a, b) = &x.kind {
             found |= block_has_barrier(a) || block_has_barrier(b);
         }
@@ -228,6 +233,7 @@ fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
         | ExprKind::KernelIndex(_)
         | ExprKind::Const(_)
         | ExprKind::Extent(..)
+        | ExprKind::TiledArg(_)
         | ExprKind::Tiled(..) => {}
         ExprKind::Binary(_, a, b) | ExprKind::Element(a, b) => {
             visit_expr(a, f);

@@ -79,21 +79,46 @@ pub(crate) struct AtomicTargets {
 /// The memory that the atomic operations of `body` touch.
 pub(crate) fn atomic_targets(body: &Block) -> AtomicTargets {
     let mut found = AtomicTargets::default();
+    let mut seen = std::collections::HashSet::new();
+    atomic_targets_in(body, &mut found, &mut seen);
+    found
+}
+
+/// [`atomic_targets`] of `body` and of the function instances it calls
+/// (atomics on a view parameter touch the capture the call binds); each
+/// instance once (`seen`), so recursion, an error elsewhere, ends here.
+fn atomic_targets_in(
+    body: &Block,
+    found: &mut AtomicTargets,
+    seen: &mut std::collections::HashSet<super::instance::InstanceKey>,
+) {
     let mut copy = body.clone();
-    visit::exprs_mut(&mut copy, &mut |e| {
-        if let super::ir::ExprKind::Atomic(_, place, _) = &e.kind {
-            match &**place {
-                super::ir::Place::Element(c, _) => {
-                    found.captures.insert(c.0);
-                }
-                super::ir::Place::TileElement(id, _) => {
-                    found.tiles.insert(*id);
-                }
-                _ => {}
+    let mut calls = Vec::new();
+    visit::exprs_mut(&mut copy, &mut |e| match &e.kind {
+        super::ir::ExprKind::Atomic(_, place, _) => match &**place {
+            super::ir::Place::Element(c, _) => {
+                found.captures.insert(c.0);
+            }
+            super::ir::Place::TileElement(id, _) => {
+                found.tiles.insert(*id);
+            }
+            _ => {}
+        },
+        super::ir::ExprKind::CallFn(f, args, type_args) => {
+            let func = (f.0)();
+            if let Ok(bound) = super::instance::bound_captures(&func, args, e.span) {
+                calls.push((*f, type_args.clone(), bound));
             }
         }
+        _ => {}
     });
-    found
+    for (f, type_args, bound) in calls {
+        if seen.insert((f.key(), type_args, bound.clone())) {
+            let mut func = (f.0)();
+            super::instance::specialize(&mut func, &bound);
+            atomic_targets_in(&func.body, found, seen);
+        }
+    }
 }
 
 /// A source of new local ids, above every id of the body.
