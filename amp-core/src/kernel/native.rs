@@ -162,7 +162,7 @@ fn store_words<T: Element>(words: &[std::sync::atomic::AtomicU32], value: T) {
 
 /// Writing a container element in a CPU kernel; only writable views have it.
 #[diagnostic::on_unimplemented(
-    message = "cannot write to `{Self}` in a kernel: it is a read-only view",
+    message = "cannot write to a read-only view (`ArrayView<T, N, ReadOnly>`) in a kernel",
     label = "read-only view written here",
     note = "capture an `ArrayView<_, _, ReadWrite>` (from `ArrayView::new_mut`) to write results"
 )]

@@ -211,7 +211,11 @@ pub(crate) struct Kernel {
     pub(crate) view: Option<syn::Expr>,
     pub(crate) domain: syn::Expr,
     pub(crate) index: Ident,
+    /// The rank, when written as a literal (else 0).
     pub(crate) rank: u32,
+    /// The rank, when it is a const generic parameter of the enclosing
+    /// function (`|i: Index<N>|`).
+    pub(crate) rank_path: Option<syn::Path>,
     pub(crate) captures: Vec<Ident>,
     /// Upper-case names used (constants, inlined; their values key the
     /// compiled kernel).

@@ -53,7 +53,13 @@ fn ty_tokens(t: &Ty) -> TokenStream {
 
 /// The whole expansion.
 pub(crate) fn expand(k: &Kernel) -> TokenStream {
-    let rank = k.rank as usize;
+    let rank = match &k.rank_path {
+        Some(path) => quote!(#path),
+        None => {
+            let r = k.rank as usize;
+            quote!(#r)
+        }
+    };
     let names: Vec<String> = k.captures.iter().map(|c| c.to_string()).collect();
     let caps = &k.captures;
     let site_span = span_tokens(k.span);

@@ -65,6 +65,7 @@ pub(crate) fn kernel_function(attr: TokenStream, item: TokenStream) -> TokenStre
             domain: syn::parse_quote!(()),
             index: proc_macro2::Ident::new("__amp_no_index", proc_macro2::Span::call_site()),
             rank: 1,
+            rank_path: None,
             captures: Vec::new(),
             consts: Vec::new(),
             body: f.body.clone(),

@@ -247,7 +247,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
             "a kernel cannot be `async`: kernels run to completion on the accelerator",
         );
     }
-    let (index, rank, tiled) = match closure.inputs.len() {
+    let (index, rank, rank_path, tiled) = match closure.inputs.len() {
         1 => parse_index_param(&closure.inputs[0], errors)?,
         _ => {
             errors.at(
@@ -288,6 +288,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         domain,
         index,
         rank,
+        rank_path,
         captures: resolver.captures,
         consts: resolver.consts,
         body,
@@ -296,7 +297,12 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
     })
 }
 
-fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32, bool)> {
+/// The kernel's parameter: its name, its rank (a literal, or `0` with the
+/// path of a const generic parameter of the enclosing function), and
+/// whether it is tiled.
+type IndexParam = (Ident, u32, Option<syn::Path>, bool);
+
+fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<IndexParam> {
     let syn::Pat::Type(pt) = pat else {
         errors.at(
             pat,
@@ -330,11 +336,19 @@ fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32,
                 lit: syn::Lit::Int(i),
                 ..
             })) => i.base10_parse::<u32>().ok(),
-            syn::GenericArgument::Type(syn::Type::Path(p)) => {
-                // `Index<2>` parses as a const argument; a bare literal in a
-                // type position is not possible, so this is a named const.
-                errors.at(p, "write the kernel's rank as a literal: `Index<2>`");
-                None
+            syn::GenericArgument::Type(syn::Type::Path(p)) if p.qself.is_none() => {
+                // `Index<2>` parses as a const argument; a path in a type
+                // position is a named constant: a const generic parameter
+                // of the enclosing function (`fn f<const N: usize>`), so
+                // that one generic host function serves every rank.
+                if tiled {
+                    errors.at(
+                        p,
+                        "write a tiled kernel's rank as a literal (`TiledIndex<2>`): its tile shape depends on it",
+                    );
+                    return None;
+                }
+                return Some((name, 0, Some(p.path.clone()), false));
             }
             _ => None,
         },
@@ -345,7 +359,7 @@ fn parse_index_param(pat: &syn::Pat, errors: &mut Errors) -> Option<(Ident, u32,
             errors.at(&pt.ty, "tiled kernels have rank 1, 2 or 3, as C++ AMP's");
             None
         }
-        Some(r) if r >= 1 => Some((name, r, tiled)),
+        Some(r) if r >= 1 => Some((name, r, None, tiled)),
         _ => {
             errors.at(
                 &pt.ty,
