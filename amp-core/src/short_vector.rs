@@ -19,6 +19,17 @@
 //!
 //! Arithmetic is componentwise, with another vector or with a scalar on
 //! either side; integer arithmetic wraps on overflow, as it does in kernels.
+//! Swizzles (C++ AMP's `v.zyx`) are methods: `v.zyx()` is the vector of
+//! `v`'s components `z`, `y`, `x`, for every choice of 2 to 4 distinct
+//! components, on the host and in kernels.
+//!
+//! ```
+//! use amp_core::{Float2, Float4};
+//!
+//! let v = Float4::new(1.0, 2.0, 3.0, 4.0);
+//! assert_eq!(v.wzyx(), Float4::new(4.0, 3.0, 2.0, 1.0));
+//! assert_eq!(v.xz(), Float2::new(1.0, 3.0));
+//! ```
 
 use core::fmt;
 use core::hash::{Hash, Hasher};
@@ -547,3 +558,73 @@ macro_rules! cross {
     )*};
 }
 cross!(Float3, Double3);
+
+/// Swizzles: `v.zyx()` is the vector of `v`'s components `z`, `y`, `x`
+/// (each component at most once, as C++ AMP's swizzle properties).
+macro_rules! swizzles {
+    ($name:ident: $($out:ident [$($m:ident($($c:ident),+)),+ $(,)?])+) => {
+        impl $name {
+            $($(
+                #[doc = concat!(
+                    "The components `", stringify!($($c),+), "` as a `", stringify!($out),
+                    "` (C++ AMP's `", stringify!($m), "` swizzle; also in kernels, as WGSL's `.",
+                    stringify!($m), "`)."
+                )]
+                #[inline]
+                #[must_use]
+                pub fn $m(self) -> $out {
+                    $out::new($(self.$c),+)
+                }
+            )+)+
+        }
+    };
+}
+
+swizzles! { Int2:
+    Int2 [xy(x, y), yx(y, x)]
+}
+swizzles! { Int3:
+    Int2 [xy(x, y), xz(x, z), yx(y, x), yz(y, z), zx(z, x), zy(z, y)]
+    Int3 [xyz(x, y, z), xzy(x, z, y), yxz(y, x, z), yzx(y, z, x), zxy(z, x, y), zyx(z, y, x)]
+}
+swizzles! { Int4:
+    Int2 [xy(x, y), xz(x, z), xw(x, w), yx(y, x), yz(y, z), yw(y, w), zx(z, x), zy(z, y), zw(z, w), wx(w, x), wy(w, y), wz(w, z)]
+    Int3 [xyz(x, y, z), xyw(x, y, w), xzy(x, z, y), xzw(x, z, w), xwy(x, w, y), xwz(x, w, z), yxz(y, x, z), yxw(y, x, w), yzx(y, z, x), yzw(y, z, w), ywx(y, w, x), ywz(y, w, z), zxy(z, x, y), zxw(z, x, w), zyx(z, y, x), zyw(z, y, w), zwx(z, w, x), zwy(z, w, y), wxy(w, x, y), wxz(w, x, z), wyx(w, y, x), wyz(w, y, z), wzx(w, z, x), wzy(w, z, y)]
+    Int4 [xyzw(x, y, z, w), xywz(x, y, w, z), xzyw(x, z, y, w), xzwy(x, z, w, y), xwyz(x, w, y, z), xwzy(x, w, z, y), yxzw(y, x, z, w), yxwz(y, x, w, z), yzxw(y, z, x, w), yzwx(y, z, w, x), ywxz(y, w, x, z), ywzx(y, w, z, x), zxyw(z, x, y, w), zxwy(z, x, w, y), zyxw(z, y, x, w), zywx(z, y, w, x), zwxy(z, w, x, y), zwyx(z, w, y, x), wxyz(w, x, y, z), wxzy(w, x, z, y), wyxz(w, y, x, z), wyzx(w, y, z, x), wzxy(w, z, x, y), wzyx(w, z, y, x)]
+}
+swizzles! { UInt2:
+    UInt2 [xy(x, y), yx(y, x)]
+}
+swizzles! { UInt3:
+    UInt2 [xy(x, y), xz(x, z), yx(y, x), yz(y, z), zx(z, x), zy(z, y)]
+    UInt3 [xyz(x, y, z), xzy(x, z, y), yxz(y, x, z), yzx(y, z, x), zxy(z, x, y), zyx(z, y, x)]
+}
+swizzles! { UInt4:
+    UInt2 [xy(x, y), xz(x, z), xw(x, w), yx(y, x), yz(y, z), yw(y, w), zx(z, x), zy(z, y), zw(z, w), wx(w, x), wy(w, y), wz(w, z)]
+    UInt3 [xyz(x, y, z), xyw(x, y, w), xzy(x, z, y), xzw(x, z, w), xwy(x, w, y), xwz(x, w, z), yxz(y, x, z), yxw(y, x, w), yzx(y, z, x), yzw(y, z, w), ywx(y, w, x), ywz(y, w, z), zxy(z, x, y), zxw(z, x, w), zyx(z, y, x), zyw(z, y, w), zwx(z, w, x), zwy(z, w, y), wxy(w, x, y), wxz(w, x, z), wyx(w, y, x), wyz(w, y, z), wzx(w, z, x), wzy(w, z, y)]
+    UInt4 [xyzw(x, y, z, w), xywz(x, y, w, z), xzyw(x, z, y, w), xzwy(x, z, w, y), xwyz(x, w, y, z), xwzy(x, w, z, y), yxzw(y, x, z, w), yxwz(y, x, w, z), yzxw(y, z, x, w), yzwx(y, z, w, x), ywxz(y, w, x, z), ywzx(y, w, z, x), zxyw(z, x, y, w), zxwy(z, x, w, y), zyxw(z, y, x, w), zywx(z, y, w, x), zwxy(z, w, x, y), zwyx(z, w, y, x), wxyz(w, x, y, z), wxzy(w, x, z, y), wyxz(w, y, x, z), wyzx(w, y, z, x), wzxy(w, z, x, y), wzyx(w, z, y, x)]
+}
+swizzles! { Float2:
+    Float2 [xy(x, y), yx(y, x)]
+}
+swizzles! { Float3:
+    Float2 [xy(x, y), xz(x, z), yx(y, x), yz(y, z), zx(z, x), zy(z, y)]
+    Float3 [xyz(x, y, z), xzy(x, z, y), yxz(y, x, z), yzx(y, z, x), zxy(z, x, y), zyx(z, y, x)]
+}
+swizzles! { Float4:
+    Float2 [xy(x, y), xz(x, z), xw(x, w), yx(y, x), yz(y, z), yw(y, w), zx(z, x), zy(z, y), zw(z, w), wx(w, x), wy(w, y), wz(w, z)]
+    Float3 [xyz(x, y, z), xyw(x, y, w), xzy(x, z, y), xzw(x, z, w), xwy(x, w, y), xwz(x, w, z), yxz(y, x, z), yxw(y, x, w), yzx(y, z, x), yzw(y, z, w), ywx(y, w, x), ywz(y, w, z), zxy(z, x, y), zxw(z, x, w), zyx(z, y, x), zyw(z, y, w), zwx(z, w, x), zwy(z, w, y), wxy(w, x, y), wxz(w, x, z), wyx(w, y, x), wyz(w, y, z), wzx(w, z, x), wzy(w, z, y)]
+    Float4 [xyzw(x, y, z, w), xywz(x, y, w, z), xzyw(x, z, y, w), xzwy(x, z, w, y), xwyz(x, w, y, z), xwzy(x, w, z, y), yxzw(y, x, z, w), yxwz(y, x, w, z), yzxw(y, z, x, w), yzwx(y, z, w, x), ywxz(y, w, x, z), ywzx(y, w, z, x), zxyw(z, x, y, w), zxwy(z, x, w, y), zyxw(z, y, x, w), zywx(z, y, w, x), zwxy(z, w, x, y), zwyx(z, w, y, x), wxyz(w, x, y, z), wxzy(w, x, z, y), wyxz(w, y, x, z), wyzx(w, y, z, x), wzxy(w, z, x, y), wzyx(w, z, y, x)]
+}
+swizzles! { Double2:
+    Double2 [xy(x, y), yx(y, x)]
+}
+swizzles! { Double3:
+    Double2 [xy(x, y), xz(x, z), yx(y, x), yz(y, z), zx(z, x), zy(z, y)]
+    Double3 [xyz(x, y, z), xzy(x, z, y), yxz(y, x, z), yzx(y, z, x), zxy(z, x, y), zyx(z, y, x)]
+}
+swizzles! { Double4:
+    Double2 [xy(x, y), xz(x, z), xw(x, w), yx(y, x), yz(y, z), yw(y, w), zx(z, x), zy(z, y), zw(z, w), wx(w, x), wy(w, y), wz(w, z)]
+    Double3 [xyz(x, y, z), xyw(x, y, w), xzy(x, z, y), xzw(x, z, w), xwy(x, w, y), xwz(x, w, z), yxz(y, x, z), yxw(y, x, w), yzx(y, z, x), yzw(y, z, w), ywx(y, w, x), ywz(y, w, z), zxy(z, x, y), zxw(z, x, w), zyx(z, y, x), zyw(z, y, w), zwx(z, w, x), zwy(z, w, y), wxy(w, x, y), wxz(w, x, z), wyx(w, y, x), wyz(w, y, z), wzx(w, z, x), wzy(w, z, y)]
+    Double4 [xyzw(x, y, z, w), xywz(x, y, w, z), xzyw(x, z, y, w), xzwy(x, z, w, y), xwyz(x, w, y, z), xwzy(x, w, z, y), yxzw(y, x, z, w), yxwz(y, x, w, z), yzxw(y, z, x, w), yzwx(y, z, w, x), ywxz(y, w, x, z), ywzx(y, w, z, x), zxyw(z, x, y, w), zxwy(z, x, w, y), zyxw(z, y, x, w), zywx(z, y, w, x), zwxy(z, w, x, y), zwyx(z, w, y, x), wxyz(w, x, y, z), wxzy(w, x, z, y), wyxz(w, y, x, z), wyzx(w, y, z, x), wzxy(w, z, x, y), wzyx(w, z, y, x)]
+}

@@ -560,21 +560,28 @@ impl<'k> Checker<'k> {
     /// The type of `member` of a value of type `t`.
     fn member(&mut self, t: &Term, member: &Member, span: Span) -> Result<Term> {
         match (self.solver.resolve(t), member) {
+            // `.x`, or a swizzle (`v.zyx()`: a vector of the components).
             (Term::Known(Type::Vector(n, s)), Member::Named(m)) => {
-                let k = match *m {
-                    "x" => 0,
-                    "y" => 1,
-                    "z" => 2,
-                    "w" => 3,
-                    _ => return Err(type_error(span, format!("a vector has no field `{m}`"))),
-                };
-                if k >= n {
-                    return Err(type_error(
-                        span,
-                        format!("a {n}-component vector has no field `{m}`"),
-                    ));
+                for c in m.chars() {
+                    let k = match c {
+                        'x' => 0,
+                        'y' => 1,
+                        'z' => 2,
+                        'w' => 3,
+                        _ => return Err(type_error(span, format!("a vector has no field `{m}`"))),
+                    };
+                    if k >= n {
+                        return Err(type_error(
+                            span,
+                            format!("a {n}-component vector has no component `{c}`"),
+                        ));
+                    }
                 }
-                Ok(Term::Known(Type::Scalar(s)))
+                match m.len() {
+                    1 => Ok(Term::Known(Type::Scalar(s))),
+                    len @ 2..=4 => Ok(Term::Known(Type::Vector(len as u8, s))),
+                    _ => Err(type_error(span, format!("a vector has no field `{m}`"))),
+                }
             }
             (Term::Known(Type::Struct(st)), Member::Named(m)) => st
                 .fields

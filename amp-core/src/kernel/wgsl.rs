@@ -2531,7 +2531,13 @@ fn is_local_element(e: &Expr) -> bool {
 /// The WGSL member access (`.x`, `.field`, `.f0`) and type of `m` of `t`.
 fn member_of(t: &Type, m: &Member, span: Span) -> Result<(String, Type)> {
     match (t, m) {
-        (Type::Vector(_, s), Member::Named(n)) => Ok((format!(".{n}"), Type::Scalar(*s))),
+        (Type::Vector(_, s), Member::Named(n)) if n.len() == 1 => {
+            Ok((format!(".{n}"), Type::Scalar(*s)))
+        }
+        // A swizzle (type reconstruction checked the components).
+        (Type::Vector(_, s), Member::Named(n)) => {
+            Ok((format!(".{n}"), Type::Vector(n.len() as u8, *s)))
+        }
         (Type::Struct(st), Member::Named(n)) => st
             .fields
             .iter()

@@ -94,6 +94,8 @@ pub(crate) enum ExprKind {
     CallFn(syn::ExprPath, Vec<Expr>),
     /// `e.x`, `e.field`, `e.0`.
     Field(Box<Expr>, syn::Member),
+    /// `v.zyx()`: a short vector of some of `v`'s components.
+    Swizzle(Box<Expr>, Ident),
     /// `Float4::new(..)` / `Float4::splat(v)`: size, scalar, the call's path.
     MakeVector(u8, Scalar, syn::ExprPath, Vec<Expr>),
     /// `Name { field: e, .. }`.

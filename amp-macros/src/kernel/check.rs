@@ -148,6 +148,7 @@ impl TileWrites {
             ExprKind::Unary(_, x)
             | ExprKind::Cast(x, _)
             | ExprKind::Field(x, _)
+            | ExprKind::Swizzle(x, _)
             | ExprKind::Repeat(x, _) => self.expr(x),
             ExprKind::MakeIndex(xs, _)
             | ExprKind::Array(xs)
@@ -405,6 +406,7 @@ impl Uniformity {
             ExprKind::Unary(_, x)
             | ExprKind::Cast(x, _)
             | ExprKind::Field(x, _)
+            | ExprKind::Swizzle(x, _)
             | ExprKind::Repeat(x, _) => self.expr(x, ctx),
             // A call that passes the tiled index may wait on barriers: every
             // work item of the tile must make it, with the same arguments

@@ -460,6 +460,11 @@ fn ir_expr(e: &Expr) -> TokenStream {
             let m = member_tokens(m);
             quote!(__ir::ExprKind::Field(#x, #m))
         }
+        ExprKind::Swizzle(x, m) => {
+            let x = boxed(x);
+            let m = m.to_string();
+            quote!(__ir::ExprKind::Field(#x, __ir::Member::Named(#m)))
+        }
         ExprKind::Tiled(field, _) => {
             let field = format_ident!("{}", field);
             quote!(__ir::ExprKind::Tiled(__ir::TiledField::#field))
@@ -1069,6 +1074,10 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         ExprKind::Field(x, m) => {
             let x = native_expr(cx, x);
             quote_spanned!(span=> #x.#m)
+        }
+        ExprKind::Swizzle(x, m) => {
+            let x = native_expr(cx, x);
+            quote_spanned!(span=> #x.#m())
         }
         ExprKind::MakeVector(_, _, path, args) => {
             let args = args.iter().map(|e| native_expr(cx, e));

@@ -1674,6 +1674,14 @@ impl Resolver<'_> {
             {
                 return self.step(m);
             }
+            // Short-vector swizzles (C++ AMP's `v.xy`, `v.zyx`).
+            syn::Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && m.turbofish.is_none()
+                    && is_swizzle(&m.method.to_string()) =>
+            {
+                ExprKind::Swizzle(Box::new(self.expr(&m.receiver)?), m.method.clone())
+            }
             syn::Expr::MethodCall(m) => {
                 let name = m.method.to_string();
                 if name.starts_with("wait")
@@ -2175,6 +2183,16 @@ enum IndexBase {
     Local(u32, Ident),
     KernelIndex(Ident),
     TileStatic(u32, Ident),
+}
+
+/// Whether `name` is a swizzle: 2 to 4 of `x`, `y`, `z`, `w`, each once.
+fn is_swizzle(name: &str) -> bool {
+    (2..=4).contains(&name.len())
+        && name.chars().all(|c| "xyzw".contains(c))
+        && name
+            .chars()
+            .enumerate()
+            .all(|(i, c)| !name[..i].contains(c))
 }
 
 fn strip_parens(e: &syn::Expr) -> &syn::Expr {

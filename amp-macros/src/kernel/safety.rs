@@ -66,7 +66,10 @@ fn expr(e: &Expr) -> bool {
         | ExprKind::Extent(..)
         | ExprKind::Const(_) => true,
         ExprKind::Binary(_, a, b) => expr(a) && expr(b),
-        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) | ExprKind::Field(x, _) => expr(x),
+        ExprKind::Unary(_, x)
+        | ExprKind::Cast(x, _)
+        | ExprKind::Field(x, _)
+        | ExprKind::Swizzle(x, _) => expr(x),
         ExprKind::Repeat(x, _) => expr(x),
         ExprKind::Load(_, _, idx) => own_index(idx),
         // `idx[d]` with a literal `d` (typeck and rustc check its range).

@@ -239,7 +239,10 @@ fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             visit_expr(a, f);
             visit_expr(b, f);
         }
-        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) | ExprKind::Field(x, _) => visit_expr(x, f),
+        ExprKind::Unary(_, x)
+        | ExprKind::Cast(x, _)
+        | ExprKind::Field(x, _)
+        | ExprKind::Swizzle(x, _) => visit_expr(x, f),
         ExprKind::Repeat(x, _) => visit_expr(x, f),
         ExprKind::Load(_, _, xs)
         | ExprKind::TileLoad(_, _, xs, _)
