@@ -55,6 +55,7 @@ mod queuing_mode;
 mod range_set;
 mod short_vector;
 mod staging;
+mod subgroup;
 mod tiled_extent;
 mod tiled_index;
 
@@ -78,6 +79,10 @@ pub use number::{Float, Integer, Number};
 pub use queuing_mode::QueuingMode;
 pub use short_vector::{
     Double2, Double3, Double4, Float2, Float3, Float4, Int2, Int3, Int4, UInt2, UInt3, UInt4,
+};
+pub use subgroup::{
+    subgroup_add, subgroup_ballot, subgroup_broadcast, subgroup_lane, subgroup_max, subgroup_min,
+    subgroup_size,
 };
 pub use tiled_extent::TiledExtent;
 pub use tiled_index::{TileBarrier, TileSync, TiledIndex};
@@ -186,7 +191,8 @@ pub mod prelude {
         UInt2, UInt3, UInt4, atomic_compare_exchange, atomic_exchange, atomic_fetch_add,
         atomic_fetch_and, atomic_fetch_dec, atomic_fetch_inc, atomic_fetch_max, atomic_fetch_min,
         atomic_fetch_or, atomic_fetch_sub, atomic_fetch_xor, copy, copy_async, direct3d,
-        parallel_for_each, precise_math,
+        parallel_for_each, precise_math, subgroup_add, subgroup_ballot, subgroup_broadcast,
+        subgroup_lane, subgroup_max, subgroup_min, subgroup_size,
     };
     pub use amp_macros::kernel;
 }

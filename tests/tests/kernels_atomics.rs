@@ -419,3 +419,86 @@ fn mixed_plain_and_atomic_access() {
         assert_eq!(total, [0], "{label}");
     }
 }
+
+/// Subgroup operations (beyond C++ AMP): each work item records its lane,
+/// the subgroup size, the first lane's work item (`subgroup_broadcast`),
+/// and the subgroup's sum, minimum, maximum and ballot of its random input.
+/// The host groups the work items by their first lane's id and checks each
+/// group against its members' inputs. GPUs without `SUBGROUP` refuse the
+/// launch with `UnsupportedFeature`; the CPU accelerator has subgroups of
+/// one.
+#[test]
+fn subgroup_operations_combine_the_work_items_of_a_subgroup() {
+    const N: i32 = 1024;
+    let mut rng = Rng::new(0x5B6_0001);
+    for (view, what) in all_views() {
+        let xs: Vec<u32> = (0..N).map(|_| rng.range(0, 100_000) as u32).collect();
+        let mut rec = vec![[POISON_U32; 10]; N as usize];
+        let launched = {
+            let x = ArrayView::new([N], &xs).unwrap();
+            let r = ArrayView::new_mut([N], &mut rec).unwrap();
+            parallel_for_each!(&view, r.extent(), |i: Index<1>| {
+                let v = x[i];
+                let ballot = subgroup_ballot(v % 2 == 0);
+                r[i] = [
+                    subgroup_lane(),
+                    subgroup_size(),
+                    subgroup_broadcast(i[0] as u32, 0u32),
+                    subgroup_add(v),
+                    subgroup_min(v),
+                    subgroup_max(v),
+                    ballot.x,
+                    ballot.y,
+                    ballot.z,
+                    ballot.w,
+                ];
+            })
+        };
+        match launched {
+            Ok(()) => {}
+            Err(Error::UnsupportedFeature { feature, .. }) => {
+                assert!(feature.contains("SUBGROUP"), "{what}: {feature}");
+                assert!(!view.accelerator().is_cpu(), "{what}");
+                continue;
+            }
+            Err(e) => panic!("{what}: {e}"),
+        }
+        let mut groups: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
+        for (i, r) in rec.iter().enumerate() {
+            groups.entry(r[2]).or_default().push(i);
+        }
+        for (first, members) in &groups {
+            let size = rec[members[0]][1];
+            assert!(size.is_power_of_two() && size <= 128, "{what}: size {size}");
+            if view.accelerator().is_cpu() {
+                assert_eq!(size, 1, "{what}");
+            }
+            assert_eq!(members.len() as u32, size, "{what}: subgroup of {first}");
+            let mut lanes: Vec<u32> = members.iter().map(|&m| rec[m][0]).collect();
+            lanes.sort_unstable();
+            assert_eq!(
+                lanes,
+                (0..size).collect::<Vec<_>>(),
+                "{what}: subgroup of {first}"
+            );
+            let lane0 = members.iter().find(|&&m| rec[m][0] == 0).unwrap();
+            assert_eq!(*lane0 as u32, *first, "{what}");
+            let vals: Vec<u32> = members.iter().map(|&m| xs[m]).collect();
+            let sum = vals.iter().fold(0u32, |a, &b| a.wrapping_add(b));
+            let mut ballot = [0u32; 4];
+            for &m in members {
+                if xs[m] % 2 == 0 {
+                    let lane = rec[m][0];
+                    ballot[(lane / 32) as usize] |= 1 << (lane % 32);
+                }
+            }
+            for &m in members {
+                assert_eq!(rec[m][1], size, "{what}: {m}");
+                assert_eq!(rec[m][3], sum, "{what}: {m}");
+                assert_eq!(rec[m][4], *vals.iter().min().unwrap(), "{what}: {m}");
+                assert_eq!(rec[m][5], *vals.iter().max().unwrap(), "{what}: {m}");
+                assert_eq!(&rec[m][6..10], &ballot[..], "{what}: {m}");
+            }
+        }
+    }
+}

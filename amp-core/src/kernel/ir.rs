@@ -375,6 +375,41 @@ pub enum Builtin {
     /// (WGSL's `workgroupUniformLoad`), so control flow may depend on it.
     /// The macro's uniformity check marks these loads.
     UniformLoad,
+    /// `subgroup_add(x)`: the sum over the active work items of the
+    /// subgroup (WGSL `subgroupAdd`); the CPU accelerator's subgroups have
+    /// one work item.
+    SubgroupAdd,
+    /// `subgroup_min(x)` (WGSL `subgroupMin`).
+    SubgroupMin,
+    /// `subgroup_max(x)` (WGSL `subgroupMax`).
+    SubgroupMax,
+    /// `subgroup_broadcast(x, lane)`: `x` of work item `lane` of the
+    /// subgroup (WGSL `subgroupShuffle`).
+    SubgroupBroadcast,
+    /// `subgroup_ballot(p)`: a bit per lane whose `p` is true, in a
+    /// `UInt4` (WGSL `subgroupBallot`).
+    SubgroupBallot,
+    /// `subgroup_size()`: the work items of a subgroup.
+    SubgroupSize,
+    /// `subgroup_lane()`: the work item's index in its subgroup.
+    SubgroupLane,
+}
+
+impl Builtin {
+    /// Whether this is a subgroup operation (the module needs the
+    /// `SUBGROUP` feature).
+    pub fn is_subgroup(self) -> bool {
+        matches!(
+            self,
+            Builtin::SubgroupAdd
+                | Builtin::SubgroupMin
+                | Builtin::SubgroupMax
+                | Builtin::SubgroupBroadcast
+                | Builtin::SubgroupBallot
+                | Builtin::SubgroupSize
+                | Builtin::SubgroupLane
+        )
+    }
 }
 
 /// Atomic read-modify-write operations (C++ AMP's `atomic_fetch_*`).

@@ -705,7 +705,9 @@ where
                     kernel.tile = dispatch.tile.clone();
                     let (shader, needs) = lower(
                         kernel.clone(),
-                        device.device.features() | wgpu::Features::SHADER_F64,
+                        device.device.features()
+                            | wgpu::Features::SHADER_F64
+                            | wgpu::Features::SUBGROUP,
                         device.device.limits().max_immediate_size,
                         device.loop_guard.is_some(),
                     )?;
@@ -715,6 +717,17 @@ where
                             accelerator: view.accelerator().description().to_string(),
                             feature: format!(
                                 "double precision (f64), used by the kernel at {}",
+                                site.span
+                            ),
+                        });
+                    }
+                    if shader.uses_subgroups
+                        && !device.device.features().contains(wgpu::Features::SUBGROUP)
+                    {
+                        return Err(Error::UnsupportedFeature {
+                            accelerator: view.accelerator().description().to_string(),
+                            feature: format!(
+                                "subgroup operations (the SUBGROUP feature), used by the kernel at {}",
                                 site.span
                             ),
                         });

@@ -873,6 +873,30 @@ impl<'k> Checker<'k> {
         })
     }
 
+    fn subgroup(&mut self, f: Builtin, args: &[Expr], span: Span) -> Result<Term> {
+        let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
+        use Builtin::*;
+        match (f, ts.as_slice()) {
+            (SubgroupSize | SubgroupLane, []) => Ok(Term::Known(Type::Scalar(Scalar::U32))),
+            (SubgroupAdd | SubgroupMin | SubgroupMax, [x]) => {
+                self.solver.require(x, Kind::Any, span)?;
+                Ok(x.clone())
+            }
+            (SubgroupBroadcast, [x, lane]) => {
+                self.solver.require(lane, Kind::Int, span)?;
+                Ok(x.clone())
+            }
+            (SubgroupBallot, [p]) => {
+                self.solver.unify(p, &boolt(), span)?;
+                Ok(Term::Known(Type::Vector(4, Scalar::U32)))
+            }
+            _ => Err(type_error(
+                span,
+                format!("{f:?} with {} arguments", ts.len()),
+            )),
+        }
+    }
+
     fn call(&mut self, f: Builtin, args: &[Expr], span: Span) -> Result<Term> {
         if f == Builtin::UniformLoad {
             return match args {
@@ -887,6 +911,9 @@ impl<'k> Checker<'k> {
                     "a uniform load of a non-tile_static value".to_string(),
                 )),
             };
+        }
+        if f.is_subgroup() {
+            return self.subgroup(f, args, span);
         }
         let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
         let first = ts

@@ -28,7 +28,17 @@ pub(crate) fn validate(
     if features.contains(wgpu::Features::IMMEDIATES) {
         caps |= naga::valid::Capabilities::IMMEDIATES;
     }
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+    let mut validator = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps);
+    if features.contains(wgpu::Features::SUBGROUP) {
+        validator = naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            caps | naga::valid::Capabilities::SUBGROUP,
+        );
+        validator
+            .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+            .subgroup_operations(naga::valid::SubgroupOperationSet::all());
+    }
+    validator
         .validate(&module)
         .map_err(|e| Error::KernelCompile {
             kernel: kernel.to_string(),

@@ -103,6 +103,8 @@ pub(crate) struct Shader {
     pub(crate) params: ParamLayout,
     /// Whether the module uses `f64`.
     pub(crate) uses_f64: bool,
+    /// Whether the module uses subgroup operations (`SUBGROUP`).
+    pub(crate) uses_subgroups: bool,
     /// Whether the parameters are immediates (else a uniform buffer bound
     /// after the containers).
     pub(crate) immediates: bool,
@@ -142,6 +144,9 @@ struct Writer<'k> {
     /// The memory atomics touch: its WGSL type is atomic, and every access
     /// to it is an atomic built-in.
     atomic: super::passes::AtomicTargets,
+    /// Whether the kernel (or a function it calls) uses subgroup
+    /// operations.
+    subgroups: bool,
 }
 
 /// `#[kernel]` function instances of one module.
@@ -436,6 +441,7 @@ pub(crate) fn write(
         loop_guard,
         fns: Default::default(),
         atomic: super::passes::atomic_targets(&kernel.body),
+        subgroups: super::passes::uses_subgroups(&kernel.body),
     };
     w.module()
 }
@@ -576,14 +582,24 @@ impl Writer<'_> {
             );
         }
         self.namer.internal("amp_p");
+        if self.subgroups {
+            // The subgroup's size and the work item's lane, at module scope
+            // for `#[kernel]` functions.
+            for name in ["amp_sg_size", "amp_sg_lane"] {
+                self.namer.internal(name);
+                let _ = writeln!(self.out, "var<private> {name}: u32;");
+            }
+        }
         if let Some(tile) = &k.tile {
             self.tiled_entry(rank, tile);
         } else {
             let _ = writeln!(
                 self.out,
-                "\n@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_index) amp_li: u32) {{"
+                "\n@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_index) amp_li: u32{}) {{",
+                self.subgroup_params()
             );
             self.indent = 1;
+            self.subgroup_init();
             // The grid is a rectangle of workgroups, more than the domain
             // needs: those past the last one leave before their index is
             // computed, which could wrap past 2^32 and repeat work items.
@@ -620,6 +636,7 @@ impl Writer<'_> {
             self.out.push('\n');
             self.out.push_str(&defs);
         }
+
         let decls = std::mem::take(&mut self.fns.borrow_mut().decls);
         for d in decls.values() {
             self.out.push('\n');
@@ -632,6 +649,7 @@ impl Writer<'_> {
                 words,
             },
             uses_f64: self.uses_f64,
+            uses_subgroups: self.subgroups,
             immediates: self.immediates,
             loop_guard: self.loop_guard,
             module: None,
@@ -1067,6 +1085,7 @@ impl Writer<'_> {
             loop_guard: self.loop_guard,
             fns: std::rc::Rc::clone(&self.fns),
             atomic: self.atomic.clone(),
+            subgroups: self.subgroups,
         };
         let mut params = Vec::new();
         for (i, (local, pname, ty)) in func.params.iter().enumerate() {
@@ -1168,12 +1187,14 @@ impl Writer<'_> {
         }
         let _ = writeln!(
             self.out,
-            "\n@compute @workgroup_size({}, {}, {})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_id) amp_lid: vec3<u32>) {{",
+            "\n@compute @workgroup_size({}, {}, {})\nfn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_nwg: vec3<u32>, @builtin(local_invocation_id) amp_lid: vec3<u32>{}) {{",
             dim(0),
             dim(1),
-            dim(2)
+            dim(2),
+            self.subgroup_params()
         );
         self.indent = 1;
+        self.subgroup_init();
         let comps = ["x", "y", "z"];
         // The grid of tiles is linearised over up to three workgroup
         // dimensions, so that any number of tiles (up to the 2^32 - 1 work
@@ -1210,6 +1231,24 @@ impl Writer<'_> {
             ));
         }
         self.line("amp_idx = amp_global;");
+    }
+
+    /// The entry point's subgroup built-in parameters, if the module uses
+    /// subgroup operations.
+    fn subgroup_params(&self) -> &'static str {
+        if self.subgroups {
+            ", @builtin(subgroup_size) amp_sgs: u32, @builtin(subgroup_invocation_id) amp_sgi: u32"
+        } else {
+            ""
+        }
+    }
+
+    /// Copies the subgroup built-ins to their module-scope variables.
+    fn subgroup_init(&mut self) {
+        if self.subgroups {
+            self.line("amp_sg_size = amp_sgs;");
+            self.line("amp_sg_lane = amp_sgi;");
+        }
     }
 
     /// Records the declarations `t` needs.
@@ -2051,11 +2090,36 @@ impl Writer<'_> {
         span: Span,
         pre: &mut Vec<String>,
     ) -> Result<(String, Type)> {
+        use Builtin::*;
+        match f {
+            SubgroupSize => return Ok(("amp_sg_size".into(), Type::Scalar(Scalar::U32))),
+            SubgroupLane => return Ok(("amp_sg_lane".into(), Type::Scalar(Scalar::U32))),
+            SubgroupBallot => {
+                return Ok((
+                    format!("subgroupBallot({})", args[0].0),
+                    Type::Vector(4, Scalar::U32),
+                ));
+            }
+            SubgroupAdd | SubgroupMin | SubgroupMax => {
+                let name = match f {
+                    SubgroupAdd => "subgroupAdd",
+                    SubgroupMin => "subgroupMin",
+                    _ => "subgroupMax",
+                };
+                return Ok((format!("{name}({})", args[0].0), args[0].1.clone()));
+            }
+            SubgroupBroadcast => {
+                return Ok((
+                    format!("subgroupShuffle({}, u32({}))", args[0].0, args[1].0),
+                    args[0].1.clone(),
+                ));
+            }
+            _ => {}
+        }
         let ty = args
             .first()
             .map(|a| a.1.clone())
             .ok_or_else(|| compile_error(span, "missing argument"))?;
-        use Builtin::*;
         if let Type::Index(n) = ty {
             // Geometry: `Extent` methods (type reconstruction admitted only
             // these, with matching ranks).
@@ -2327,6 +2391,10 @@ impl Writer<'_> {
             }
             UniformLoad => {
                 return Err(compile_error(span, "a uniform load of a computed value"));
+            }
+            SubgroupAdd | SubgroupMin | SubgroupMax | SubgroupBroadcast | SubgroupBallot
+            | SubgroupSize | SubgroupLane => {
+                unreachable!("subgroup built-ins are written above")
             }
             Hypot | Log | Ln1p | ExpM1 | Cbrt | SinCos | Asinh | Acosh | Atanh => {
                 return Err(compile_error(

@@ -429,6 +429,12 @@ impl Uniformity {
                 self.dirty.clear();
                 true
             }
+            // Subgroup operations differ between subgroups (their size is
+            // the same everywhere).
+            ExprKind::Call(b, _, xs) if b.starts_with("Subgroup") => {
+                self.any(xs, ctx);
+                *b != "SubgroupSize"
+            }
             ExprKind::MakeIndex(xs, _)
             | ExprKind::Array(xs)
             | ExprKind::Call(_, _, xs)

@@ -1040,6 +1040,11 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             let x = native_expr(cx, x);
             quote_spanned!(span=> [#x; #len])
         }
+        // Subgroup functions: the public ones (a subgroup of one).
+        ExprKind::Call(_, method, args) if method.to_string().starts_with("subgroup_") => {
+            let args = args.iter().map(|e| native_expr(cx, e));
+            quote_spanned!(span=> ::amp_core::#method(#(#args),*))
+        }
         ExprKind::Call(_, method, args) if method == "contains" && args.len() == 2 => {
             let (e, i) = (native_expr(cx, &args[0]), native_expr(cx, &args[1]));
             let shape = kpath("Shape");

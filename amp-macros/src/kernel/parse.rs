@@ -191,6 +191,20 @@ fn atomic_function(name: &str) -> Option<(&'static str, usize)> {
     })
 }
 
+/// The IR built-in and the argument count of a subgroup function.
+fn subgroup_function(name: &str) -> Option<(&'static str, usize)> {
+    Some(match name {
+        "subgroup_add" => ("SubgroupAdd", 1),
+        "subgroup_min" => ("SubgroupMin", 1),
+        "subgroup_max" => ("SubgroupMax", 1),
+        "subgroup_broadcast" => ("SubgroupBroadcast", 2),
+        "subgroup_ballot" => ("SubgroupBallot", 1),
+        "subgroup_size" => ("SubgroupSize", 0),
+        "subgroup_lane" => ("SubgroupLane", 0),
+        _ => return None,
+    })
+}
+
 /// The literal `0i32`: the index of a tile_static scalar's one element.
 fn zero(span: Span) -> Expr {
     Expr {
@@ -1791,6 +1805,24 @@ impl Resolver<'_> {
                         && let Some((op, arity)) = atomic_function(name)
                     {
                         return self.atomic(c, p, name, op, arity);
+                    }
+                    if let Some(name) = segs.last()
+                        && let Some((b, arity)) = subgroup_function(name)
+                    {
+                        let args: Vec<Expr> = c.args.iter().filter_map(|a| self.expr(a)).collect();
+                        if args.len() != c.args.len() {
+                            return None;
+                        }
+                        if args.len() != arity {
+                            self.errors
+                                .at(c, format!("`{name}` takes {arity} argument(s)"));
+                            return None;
+                        }
+                        let method = p.path.segments.last()?.ident.clone();
+                        return Some(Expr {
+                            kind: ExprKind::Call(b, method, args),
+                            span,
+                        });
                     }
                     if p.qself.is_none() {
                         // A `#[kernel]` function (anything else fails to

@@ -79,44 +79,63 @@ pub(crate) struct AtomicTargets {
 /// The memory that the atomic operations of `body` touch.
 pub(crate) fn atomic_targets(body: &Block) -> AtomicTargets {
     let mut found = AtomicTargets::default();
-    let mut seen = std::collections::HashSet::new();
-    atomic_targets_in(body, &mut found, &mut seen);
+    with_instances(body, &mut |e| {
+        if let super::ir::ExprKind::Atomic(_, place, _) = &e.kind {
+            match &**place {
+                super::ir::Place::Element(c, _) => {
+                    found.captures.insert(c.0);
+                }
+                super::ir::Place::TileElement(id, _) => {
+                    found.tiles.insert(*id);
+                }
+                _ => {}
+            }
+        }
+    });
     found
 }
 
-/// [`atomic_targets`] of `body` and of the function instances it calls
-/// (atomics on a view parameter touch the capture the call binds); each
-/// instance once (`seen`), so recursion, an error elsewhere, ends here.
-fn atomic_targets_in(
+/// Whether `body` (or a function it calls) uses subgroup operations.
+pub(crate) fn uses_subgroups(body: &Block) -> bool {
+    let mut found = false;
+    with_instances(body, &mut |e| {
+        if let super::ir::ExprKind::Call(b, _) = &e.kind {
+            found |= b.is_subgroup();
+        }
+    });
+    found
+}
+
+/// Calls `f` on every expression of `body` and of the function instances
+/// it calls, those called by them too (atomics on a view parameter touch
+/// the capture the call binds, hence the instances): each instance once,
+/// so recursion (an error elsewhere) ends here.
+pub(crate) fn with_instances(body: &Block, f: &mut dyn FnMut(&super::ir::Expr)) {
+    let mut seen = std::collections::HashSet::new();
+    with_instances_in(body, f, &mut seen);
+}
+
+fn with_instances_in(
     body: &Block,
-    found: &mut AtomicTargets,
+    f: &mut dyn FnMut(&super::ir::Expr),
     seen: &mut std::collections::HashSet<super::instance::InstanceKey>,
 ) {
     let mut copy = body.clone();
     let mut calls = Vec::new();
-    visit::exprs_mut(&mut copy, &mut |e| match &e.kind {
-        super::ir::ExprKind::Atomic(_, place, _) => match &**place {
-            super::ir::Place::Element(c, _) => {
-                found.captures.insert(c.0);
-            }
-            super::ir::Place::TileElement(id, _) => {
-                found.tiles.insert(*id);
-            }
-            _ => {}
-        },
-        super::ir::ExprKind::CallFn(f, args, type_args) => {
-            let func = (f.0)();
-            if let Ok(bound) = super::instance::bound_captures(&func, args, e.span) {
-                calls.push((*f, type_args.clone(), bound));
+    visit::exprs_mut(&mut copy, &mut |e| {
+        f(e);
+        if let super::ir::ExprKind::CallFn(func, args, type_args) = &e.kind {
+            let callee = (func.0)();
+            if let Ok(bound) = super::instance::bound_captures(&callee, args, e.span) {
+                calls.push((*func, type_args.clone(), bound));
             }
         }
-        _ => {}
     });
-    for (f, type_args, bound) in calls {
-        if seen.insert((f.key(), type_args, bound.clone())) {
-            let mut func = (f.0)();
-            super::instance::specialize(&mut func, &bound);
-            atomic_targets_in(&func.body, found, seen);
+    for (func, type_args, bound) in calls {
+        if seen.insert((func.key(), type_args, bound.clone())) {
+            let mut callee = (func.0)();
+            super::instance::specialize(&mut callee, &bound);
+            with_instances_in(&callee.body, f, seen);
         }
     }
 }
