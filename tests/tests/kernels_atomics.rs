@@ -487,7 +487,7 @@ fn subgroup_operations_combine_the_work_items_of_a_subgroup() {
             let sum = vals.iter().fold(0u32, |a, &b| a.wrapping_add(b));
             let mut ballot = [0u32; 4];
             for &m in members {
-                if xs[m] % 2 == 0 {
+                if xs[m].is_multiple_of(2) {
                     let lane = rec[m][0];
                     ballot[(lane / 32) as usize] |= 1 << (lane % 32);
                 }
