@@ -362,3 +362,94 @@ fn functions_take_views_and_the_tiled_index() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// `&mut` parameters (C++ AMP's `T&` parameters of restrict(amp) functions)
+
+/// Exchanges two values.
+#[kernel]
+fn swap_values<T: Number>(a: &mut T, b: &mut T) {
+    let t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/// Orders two values, passing its own `&mut` parameters on.
+#[kernel]
+fn order2(lo: &mut i32, hi: &mut i32) -> bool {
+    if *lo > *hi {
+        swap_values(lo, hi);
+        return true;
+    }
+    false
+}
+
+/// Adds `x * k` to element `k` of a local array the caller owns.
+#[kernel]
+fn accumulate(acc: &mut [f32; 4], x: f32) {
+    for k in 0..4 {
+        acc[k] += x * k as f32;
+    }
+    *acc = [acc[3], acc[2], acc[1], acc[0]];
+}
+
+/// `&mut` parameters: locals and whole local arrays passed as `&mut x`,
+/// read and written through `*p` (and `p[k]` for arrays), passed on to
+/// another function; a generic one. Against plain
+/// Rust (the same functions called on the host) on random inputs, on every
+/// accelerator.
+#[test]
+fn functions_take_mut_references_to_locals() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(0xBEEF + k as u64);
+        let n = rng.range(1, 400);
+        let xs: Vec<i32> = (0..n).map(|_| rng.range(-1000, 1000)).collect();
+        let ys: Vec<i32> = (0..n).map(|_| rng.range(-1000, 1000)).collect();
+        let mut lo = vec![i32::MIN; n as usize];
+        let mut hi = vec![i32::MIN; n as usize];
+        let mut sums = vec![f32::NAN; n as usize];
+        {
+            let xv = ArrayView::new([n], &xs).unwrap();
+            let yv = ArrayView::new([n], &ys).unwrap();
+            let lv = ArrayView::new_mut([n], &mut lo).unwrap();
+            let hv = ArrayView::new_mut([n], &mut hi).unwrap();
+            let sv = ArrayView::new_mut([n], &mut sums).unwrap();
+            parallel_for_each!(&view, lv.extent(), |i: Index<1>| {
+                let mut a = xv[i];
+                let mut b = yv[i];
+                let swapped = order2(&mut a, &mut b);
+                lv[i] = a;
+                hv[i] = if swapped { b + 1_000_000 } else { b };
+                let mut acc = [0.0f32; 4];
+                accumulate(&mut acc, a as f32);
+                let (mut first, mut third) = (acc[0], acc[2]);
+                swap_values(&mut first, &mut third);
+                acc[0] = first;
+                acc[2] = third;
+                sv[i] = acc[0] * 1000.0 + acc[1] * 100.0 + acc[2] * 10.0 + acc[3];
+            })
+            .unwrap();
+        }
+        for i in 0..n as usize {
+            let (mut a, mut b) = (xs[i], ys[i]);
+            let swapped = order2(&mut a, &mut b);
+            assert_eq!(lo[i], a, "{acc}: element {i}");
+            assert_eq!(
+                hi[i],
+                if swapped { b + 1_000_000 } else { b },
+                "{acc}: element {i}"
+            );
+            let mut s = [0.0f32; 4];
+            accumulate(&mut s, a as f32);
+            let (s0, s2) = (s[0], s[2]);
+            s[0] = s2;
+            s[2] = s0;
+            assert_eq!(
+                sums[i],
+                s[0] * 1000.0 + s[1] * 100.0 + s[2] * 10.0 + s[3],
+                "{acc}: element {i}"
+            );
+        }
+    }
+}

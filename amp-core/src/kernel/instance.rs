@@ -167,6 +167,7 @@ fn expr(e: &mut Expr, map: &mut dyn FnMut(&mut CaptureId)) {
             place(p, map);
             args.iter_mut().for_each(|x| expr(x, map));
         }
+        ExprKind::AddrOf(p) => place(p, map),
         ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::KernelIndex | ExprKind::Tiled(_) => {}
         ExprKind::Binary(_, l, r)
         | ExprKind::IndexComponent(l, r)

@@ -96,6 +96,10 @@ pub enum Type {
     Struct(std::sync::Arc<StructType>),
     /// A tuple local.
     Tuple(Vec<Type>),
+    /// `&mut T`: a `#[kernel]` function parameter through which the
+    /// function reads and writes its caller's local (C++ AMP's `T&`
+    /// parameters); in signatures only.
+    Ref(Box<Type>),
 }
 
 /// A struct type of the kernel language.
@@ -149,6 +153,7 @@ impl Type {
             Type::Array(e, _) => e.uses_f64(),
             Type::Struct(st) => st.fields.iter().any(|(_, t)| t.uses_f64()),
             Type::Tuple(ts) => ts.iter().any(Type::uses_f64),
+            Type::Ref(t) => t.uses_f64(),
             Type::Index(_) | Type::Param(_) => false,
         }
     }
@@ -504,6 +509,9 @@ pub enum ExprKind {
     /// A call of a `#[kernel]` function, with its type arguments (filled in
     /// by type reconstruction).
     CallFn(FnRef, Vec<Expr>, Vec<Type>),
+    /// `&mut place`, an argument for a `&mut T` parameter of a `#[kernel]`
+    /// function: a local or an element of a local array.
+    AddrOf(Box<Place>),
     /// `if c { a } else { b }` as an expression.
     If(Box<Expr>, Block, Block),
     /// `e.x`, `e.field`, `e.0`.

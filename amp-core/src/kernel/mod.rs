@@ -732,7 +732,27 @@ where
                             ),
                         });
                     }
-                    let compiled = Arc::new(compile_gpu(device, kernel, shader)?);
+                    // A panic inside the shader compilers (naga's back ends,
+                    // the driver's front end) is an error of this launch,
+                    // not of the caller's thread.
+                    let name = kernel.name.clone();
+                    let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        compile_gpu(device, kernel, shader)
+                    }))
+                    .unwrap_or_else(|payload| {
+                        let what = payload
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_default();
+                        Err(Error::KernelCompile {
+                            kernel: name,
+                            message: format!(
+                                "the shader compiler panicked (a bug in amp-rs or its compilers): {what}"
+                            ),
+                        })
+                    })?;
+                    let compiled = Arc::new(compiled);
                     device
                         .kernels
                         .kernels

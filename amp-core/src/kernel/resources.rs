@@ -103,6 +103,8 @@ fn size_align(t: &Type) -> (u64, u64) {
         }
         Type::Struct(st) => fields_size_align(st.fields.iter().map(|(_, t)| t)),
         Type::Tuple(ts) => fields_size_align(ts.iter()),
+        // A pointer: the pointee is the caller's.
+        Type::Ref(_) => (0, 1),
     }
 }
 
@@ -265,6 +267,7 @@ impl Measure {
                 self.exprs(args, facts)?;
                 self.place(place, facts)
             }
+            ExprKind::AddrOf(place) => self.place(place, facts),
             ExprKind::CallFn(f, args, type_args) => {
                 self.exprs(args, facts)?;
                 let bytes = self.function(*f, type_args, args, e.span)?;

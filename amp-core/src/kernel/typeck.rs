@@ -247,6 +247,8 @@ fn term_of(t: &Type, params: &[Term]) -> Term {
             .cloned()
             .unwrap_or(Term::Known(Type::Param(*k))),
         Type::Array(elem, n) => Term::ArrayOf(Box::new(term_of(elem, params)), *n),
+        // A `&mut T` parameter is typed as its pointee.
+        Type::Ref(t) => term_of(t, params),
         other => Term::Known(other.clone()),
     }
 }
@@ -256,6 +258,7 @@ pub(crate) fn substitute(t: &Type, args: &[Type]) -> Type {
     match t {
         Type::Param(k) => args.get(*k as usize).cloned().unwrap_or(Type::Param(*k)),
         Type::Array(elem, n) => Type::Array(Box::new(substitute(elem, args)), *n),
+        Type::Ref(t) => Type::Ref(Box::new(substitute(t, args))),
         other => other.clone(),
     }
 }
@@ -619,6 +622,8 @@ impl<'k> Checker<'k> {
         Ok(match &e.kind {
             ExprKind::Lit(l) => self.lit(l),
             ExprKind::Local(id) => self.local(*id),
+            // The pointee's type: a `&mut T` parameter unifies with `T`.
+            ExprKind::AddrOf(place) => self.place(place, span)?,
             ExprKind::Capture(c) => match self.capture(*c, span)? {
                 CaptureKind::Scalar(s) => Term::Known(Type::Scalar(*s)),
                 CaptureKind::Vector(n, s) => Term::Known(Type::Vector(*n, *s)),
@@ -1195,6 +1200,7 @@ fn write_literals(e: &mut Expr, next: &mut Fill) {
             args.iter_mut().for_each(|a| write_literals(a, next));
             *type_args = next.calls.next().unwrap_or_default();
         }
+        ExprKind::AddrOf(place) => write_literals_place(place, next),
         ExprKind::Binary(_, l, r) => {
             write_literals(l, next);
             write_literals(r, next);

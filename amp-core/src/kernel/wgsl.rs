@@ -336,6 +336,7 @@ pub(crate) fn type_wgsl(t: &Type) -> String {
         Type::Index(n) => format!("array<i32, {n}>"),
         Type::Array(elem, n) => format!("array<{}, {n}>", type_wgsl(elem)),
         Type::Param(k) => format!("T{k}"), // never reaches WGSL: instances are concrete
+        Type::Ref(t) => format!("ptr<function, {}>", type_wgsl(t)),
         Type::Vector(n, s) => format!("vec{n}<{}>", s.wgsl()),
         Type::Struct(st) => st.name.clone(),
         Type::Tuple(ts) => {
@@ -394,7 +395,7 @@ fn atomic_load(target: &str, ty: &Type) -> String {
 /// Records the declarations `t` needs (structs, tuples) in `decls`.
 fn note_type(t: &Type, decls: &mut std::collections::BTreeMap<String, String>) {
     match t {
-        Type::Array(elem, _) => note_type(elem, decls),
+        Type::Array(elem, _) | Type::Ref(elem) => note_type(elem, decls),
         Type::Struct(st) => {
             decls
                 .entry(st.name.clone())
@@ -1091,9 +1092,14 @@ impl Writer<'_> {
         for (i, (local, pname, ty)) in func.params.iter().enumerate() {
             let ty = typeck::substitute(ty, type_args);
             w.note(&ty);
+            params.push(format!("amp_a{i}: {}", type_wgsl(&ty)));
+            if let Type::Ref(_) = ty {
+                // A `&mut T` parameter: every use goes through the pointer.
+                w.locals.insert(*local, format!("(*amp_a{i})"));
+                continue;
+            }
             let wname = w.namer.name(pname);
             w.locals.insert(*local, wname.clone());
-            params.push(format!("amp_a{i}: {}", type_wgsl(&ty)));
             w.line(&format!("var {wname}: {} = amp_a{i};", type_wgsl(&ty)));
         }
         let result = (|| {
@@ -1536,6 +1542,18 @@ impl Writer<'_> {
                 _ => Err(compile_error(span, "a container used as a value")),
             },
             ExprKind::KernelIndex => Ok(("amp_idx".to_string(), Type::Index(self.kernel.rank))),
+            ExprKind::AddrOf(place) => {
+                let (text, ty) = self.place(place, span, pre)?;
+                // A `&mut` parameter passed on is its pointer itself (naga's
+                // SPIR-V writer does not take `&(*p)`).
+                let pointer = text
+                    .strip_prefix("(*")
+                    .and_then(|t| t.strip_suffix(')'))
+                    .filter(|t| t.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("&{text}"));
+                Ok((pointer, Type::Ref(Box::new(ty))))
+            }
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), l, r) => {
                 let lv = self.expr(l, pre)?;
                 let mut rpre = Vec::new();

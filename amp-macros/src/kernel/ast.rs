@@ -49,6 +49,8 @@ pub(crate) enum Ty {
     Named(syn::Type),
     /// A tuple.
     Tuple(Vec<Ty>),
+    /// `&mut T` (a `#[kernel]` function parameter).
+    Ref(Box<Ty>),
 }
 
 /// Literals, as written.
@@ -114,6 +116,8 @@ pub(crate) enum ExprKind {
     Atomic(Box<Atomic>),
     /// The tiled index passed to a `#[kernel]` function (`f(&t)`).
     TiledArg(Ident),
+    /// `&mut place`: an argument for a `&mut T` parameter.
+    AddrOf(Box<Place>),
     If(Box<Expr>, Block, Block),
     Block(Block),
 }

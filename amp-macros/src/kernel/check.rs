@@ -353,6 +353,14 @@ impl Uniformity {
     /// it contains).
     fn expr(&mut self, e: &Expr, ctx: bool) -> bool {
         match &e.kind {
+            // The function may assign the local anything: it varies.
+            ExprKind::AddrOf(place) => {
+                self.place_varying(place, ctx);
+                if let Some(root) = Self::place_root(place) {
+                    self.mark(root, true);
+                }
+                false
+            }
             ExprKind::Lit(..)
             | ExprKind::Capture(..)
             | ExprKind::TiledArg(_)

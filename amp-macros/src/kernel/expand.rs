@@ -48,6 +48,25 @@ fn ty_tokens(t: &Ty) -> TokenStream {
             let ts = ts.iter().map(ty_tokens);
             quote!(__ir::Type::Tuple(::std::vec![#(#ts),*]))
         }
+        Ty::Ref(t) => {
+            let t = ty_tokens(t);
+            quote!(__ir::Type::Ref(::std::boxed::Box::new(#t)))
+        }
+    }
+}
+
+thread_local! {
+    /// The locals of the `&mut` parameters of the `#[kernel]` function
+    /// being expanded: its native body reads and writes them as `*name`.
+    static REF_PARAMS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `name`, or `(*name)` for a `&mut` parameter.
+fn native_local(id: u32, name: &proc_macro2::Ident) -> TokenStream {
+    if REF_PARAMS.with(|r| r.borrow().contains(&id)) {
+        quote!((*#name))
+    } else {
+        quote!(#name)
     }
 }
 
@@ -399,6 +418,10 @@ fn ir_expr(e: &Expr) -> TokenStream {
         ExprKind::KernelIndex(_) => quote!(__ir::ExprKind::KernelIndex),
         // The tiled index passed to a function: binds its tiled parameter.
         ExprKind::TiledArg(_) => quote!(__ir::ExprKind::KernelIndex),
+        ExprKind::AddrOf(place) => {
+            let place = ir_place(place);
+            quote!(__ir::ExprKind::AddrOf(::std::boxed::Box::new(#place)))
+        }
         ExprKind::Const(path) => {
             return quote_spanned! {e.span=> __ir::ConstValue::expr(#path, #span) };
         }
@@ -731,17 +754,20 @@ pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
             let value = native_expr(cx, e);
             match place {
                 Place::Field(..) => native_field_assign(cx, place, *op, value, span),
-                Place::Local(_, name) => match op {
-                    None => quote_spanned!(span=> #name = #value;),
-                    Some(op) if bit_assign(op).is_some() => {
-                        let assign = bit_assign(op);
-                        quote_spanned!(span=> #name #assign #value;)
+                Place::Local(id, name) => {
+                    let name = native_local(*id, name);
+                    match op {
+                        None => quote_spanned!(span=> #name = #value;),
+                        Some(op) if bit_assign(op).is_some() => {
+                            let assign = bit_assign(op);
+                            quote_spanned!(span=> #name #assign #value;)
+                        }
+                        Some(op) => {
+                            let v = native_binary(op, name.clone(), value, span);
+                            quote_spanned!(span=> #name = #v;)
+                        }
                     }
-                    Some(op) => {
-                        let v = native_binary(op, quote!(#name), value, span);
-                        quote_spanned!(span=> #name = #v;)
-                    }
-                },
+                }
                 // As Rust does for primitives: the value first, then the
                 // place, whose index is evaluated once.
                 Place::ArrayElement(_, name, idx) => {
@@ -957,9 +983,22 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             }
             Lit::Bool(b) => quote_spanned!(span=> #b),
         },
-        ExprKind::Local(_, name) | ExprKind::Capture(_, name) | ExprKind::KernelIndex(name) => {
+        ExprKind::Local(id, name) => native_local(*id, name),
+        ExprKind::Capture(_, name) | ExprKind::KernelIndex(name) => {
             quote!(#name)
         }
+        ExprKind::AddrOf(place) => match &**place {
+            Place::ArrayElement(_, name, idx) => {
+                let idx = idx.iter().map(|e| native_expr(cx, e)).collect::<Vec<_>>();
+                let f = kpath("ops::cast");
+                quote_spanned!(span=> &mut #name #([#f::<usize, _>(#idx)])*)
+            }
+            Place::Local(id, name) => {
+                let local = native_local(*id, name);
+                quote_spanned!(span=> &mut #local)
+            }
+            _ => quote_spanned!(span=> ::core::compile_error!("a `&mut` argument is a local")),
+        },
         // A `&TiledIndex` (or a reference to one: coerced at the call).
         ExprKind::TiledArg(name) => quote!(&#name),
         ExprKind::Const(path) => quote_spanned!(span=> #path),
@@ -1182,7 +1221,16 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
     let fn_name = &sig.ident;
     let builder = format_ident!("{}", BUILDER);
     let native = if with_native {
-        native_block(Cx::default(), &f.body)
+        let refs: Vec<u32> = f
+            .params
+            .iter()
+            .filter(|(_, _, t)| matches!(t, Ty::Ref(_)))
+            .map(|(id, _, _)| *id)
+            .collect();
+        REF_PARAMS.with(|r| *r.borrow_mut() = refs);
+        let native = native_block(Cx::default(), &f.body);
+        REF_PARAMS.with(|r| r.borrow_mut().clear());
+        native
     } else {
         quote!(::core::unreachable!(
             "this #[kernel] function did not compile"
@@ -1371,7 +1419,10 @@ fn native_field_assign(
         }
     };
     match root {
-        Place::Local(_, name) => assign(quote!(#name #(.#fields)*)),
+        Place::Local(id, name) => {
+            let name = native_local(*id, name);
+            assign(quote!(#name #(.#fields)*))
+        }
         Place::ArrayElement(_, name, idx) => {
             let idx = idx.iter().map(|e| native_expr(cx, e)).collect::<Vec<_>>();
             let f = kpath("ops::cast");

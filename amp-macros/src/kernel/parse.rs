@@ -87,6 +87,8 @@ struct Resolver<'e> {
     tiled: bool,
     /// The capture ids of a function's read-only view parameters.
     read_only_views: Vec<u32>,
+    /// The locals of a function's `&mut` parameters.
+    ref_params: Vec<u32>,
 }
 
 const MATH_METHODS: &[(&str, &str)] = &[
@@ -286,6 +288,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         function: false,
         tiled,
         read_only_views: Vec::new(),
+        ref_params: Vec::new(),
     };
     let body = match &*closure.body {
         syn::Expr::Block(b) => resolver.block(&b.block),
@@ -1058,9 +1061,22 @@ impl Resolver<'_> {
     }
 
     fn place(&mut self, e: &syn::Expr) -> Option<Place> {
+        if let syn::Expr::Unary(u) = strip_parens(e)
+            && let UnOp::Deref(_) = u.op
+            && let Some((id, name)) = self.ref_param(&u.expr)
+        {
+            return Some(Place::Local(id, name));
+        }
         match strip_parens(e) {
             syn::Expr::Path(p) => match self.path_ident(p) {
                 Some(name) => match self.lookup(&name.to_string()) {
+                    Some(Binding::Local(id, _)) if self.ref_params.contains(&id) => {
+                        self.errors.at(
+                            p,
+                            format!("`{name}` is a `&mut` parameter: assign the caller's value as `*{name}`"),
+                        );
+                        None
+                    }
                     Some(Binding::Local(id, alias)) => {
                         Some(Place::Local(id, alias.unwrap_or(name)))
                     }
@@ -1251,6 +1267,45 @@ impl Resolver<'_> {
         })
     }
 
+    /// The local of `e` if it names a `&mut` parameter.
+    fn ref_param(&self, e: &syn::Expr) -> Option<(u32, Ident)> {
+        let syn::Expr::Path(p) = strip_parens(e) else {
+            return None;
+        };
+        let name = self.path_ident(p)?;
+        match self.lookup(&name.to_string()) {
+            Some(Binding::Local(id, _)) if self.ref_params.contains(&id) => Some((id, name)),
+            _ => None,
+        }
+    }
+
+    /// `&mut place` (or a `&mut` parameter passed on): an argument for a
+    /// `&mut T` parameter, which must be a local or an element of a local
+    /// array (accelerator functions take pointers to private memory only).
+    fn addr_of(&mut self, a: &syn::Expr) -> Option<Expr> {
+        let span = a.span();
+        let place = match strip_parens(a) {
+            syn::Expr::Reference(r) => self.place(&r.expr)?,
+            other => {
+                let (id, name) = self.ref_param(other)?;
+                Place::Local(id, name)
+            }
+        };
+        // (Pointers to array elements trip naga's SPIR-V writer: a local,
+        // a whole local array or a `&mut` parameter only.)
+        if !matches!(place, Place::Local(..)) {
+            self.errors.at(
+                a,
+                "a `&mut` argument is a local variable (or a whole local array): copy an element of an array, a view or a tile_static array into a `let mut` local, pass that, and store it back",
+            );
+            return None;
+        }
+        Some(Expr {
+            kind: ExprKind::AddrOf(Box::new(place)),
+            span,
+        })
+    }
+
     /// Refuses a write to a read-only view parameter (rustc would, in
     /// terms of the runtime's types).
     fn check_writable(&mut self, c: u32, name: &Ident) -> Option<()> {
@@ -1269,6 +1324,14 @@ impl Resolver<'_> {
     /// tiled index (`&t`), which the function's view and tiled parameters
     /// bind.
     fn call_arg(&mut self, a: &syn::Expr) -> Option<Expr> {
+        if let syn::Expr::Reference(r) = strip_parens(a)
+            && r.mutability.is_some()
+        {
+            return self.addr_of(a);
+        }
+        if self.ref_param(a).is_some() {
+            return self.addr_of(a);
+        }
         let inner = match strip_parens(a) {
             syn::Expr::Reference(r) if r.mutability.is_none() => strip_parens(&r.expr),
             other => other,
@@ -1508,6 +1571,13 @@ impl Resolver<'_> {
             syn::Expr::Path(p) => {
                 if let Some(name) = self.path_ident(p) {
                     match self.lookup(&name.to_string()) {
+                        Some(Binding::Local(id, _)) if self.ref_params.contains(&id) => {
+                            self.errors.at(
+                                p,
+                                format!("`{name}` is a `&mut` parameter: read and write the caller's value as `*{name}`"),
+                            );
+                            return None;
+                        }
                         Some(Binding::Local(id, alias)) => {
                             ExprKind::Local(id, alias.unwrap_or(name))
                         }
@@ -1564,6 +1634,10 @@ impl Resolver<'_> {
             syn::Expr::Unary(u) => match u.op {
                 UnOp::Neg(_) => ExprKind::Unary(UnaryOp::Neg, Box::new(self.expr(&u.expr)?)),
                 UnOp::Not(_) => ExprKind::Unary(UnaryOp::Not, Box::new(self.expr(&u.expr)?)),
+                // `*a` of a `&mut` parameter: the caller's local.
+                UnOp::Deref(_) if let Some((id, name)) = self.ref_param(&u.expr) => {
+                    ExprKind::Local(id, name)
+                }
                 _ => {
                     self.errors.at(u, "dereferencing is not allowed in kernels: there are no references or pointers on the accelerator");
                     return None;
@@ -2366,6 +2440,7 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         function: true,
         tiled: false,
         read_only_views: Vec::new(),
+        ref_params: Vec::new(),
     };
     let mut params = Vec::new();
     let mut bindings = Vec::new();
@@ -2418,7 +2493,20 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
                     bindings.push((position, binding));
                     continue;
                 }
-                let ty = ty_of(&pt.ty, &resolver.type_params, resolver.errors);
+                let ty = match &*pt.ty {
+                    // `&mut T`: the caller's local, through a pointer (C++
+                    // AMP's `T&` parameters).
+                    syn::Type::Reference(r) if r.mutability.is_some() => {
+                        if let Some(l) = &r.lifetime {
+                            resolver
+                                .errors
+                                .at(l, "#[kernel] functions take no lifetimes: write `&mut T`");
+                        }
+                        ty_of(&r.elem, &resolver.type_params, resolver.errors)
+                            .map(|t| Ty::Ref(Box::new(t)))
+                    }
+                    _ => ty_of(&pt.ty, &resolver.type_params, resolver.errors),
+                };
                 let name = match &*pt.pat {
                     syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
                         Some(p.ident.clone())
@@ -2432,6 +2520,9 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
                 };
                 if let (Some(ty), Some(name)) = (ty, name) {
                     let local = resolver.declare(&name);
+                    if let Ty::Ref(_) = ty {
+                        resolver.ref_params.push(local);
+                    }
                     params.push((local, name, ty));
                 }
             }

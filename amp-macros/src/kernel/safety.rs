@@ -88,6 +88,7 @@ fn expr(e: &Expr) -> bool {
         // Atomics may index anywhere (a histogram's bins).
         ExprKind::CallFn(..)
         | ExprKind::TiledArg(_)
+        | ExprKind::AddrOf(_)
         | ExprKind::Tiled(..)
         | ExprKind::TileLoad(..)
         | ExprKind::Atomic(..) => false,

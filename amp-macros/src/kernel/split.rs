@@ -259,6 +259,11 @@ fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             }
             a.args.iter().for_each(|x| visit_expr(x, f));
         }
+        ExprKind::AddrOf(p) => {
+            if let Place::ArrayElement(_, _, idx) = &**p {
+                idx.iter().for_each(|x| visit_expr(x, f));
+            }
+        }
         ExprKind::If(c, _, _) => visit_expr(c, f),
         ExprKind::Block(_) => {}
     }

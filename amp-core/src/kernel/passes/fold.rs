@@ -263,6 +263,8 @@ fn propagate(b: &mut Block) {
         StmtKind::Let { local, .. } => *lets.entry(*local).or_default() += 1,
         _ => {}
     });
+    // A `&mut` argument may assign its local.
+    assigned.extend(visit::address_taken(b));
     constants.retain(|l, _| !assigned.contains(l) && lets.get(l) == Some(&1));
     if constants.is_empty() {
         return;

@@ -95,9 +95,12 @@ fn candidates(b: &Block, types: &Types) -> HashMap<LocalId, Split> {
             *lets.entry(*local).or_default() += 1;
         }
     });
+    // An array whose element (or whole) a `&mut` argument points into
+    // stays in memory: the function writes it through the pointer.
+    let escaping = visit::address_taken(b);
     let mut out = HashMap::new();
     statement_lets(b, &mut |local| {
-        if lets.get(&local) != Some(&1) {
+        if lets.get(&local) != Some(&1) || escaping.contains(&local) {
             return;
         }
         let Some(mut t) = types.locals.get(&local) else {

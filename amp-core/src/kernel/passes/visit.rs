@@ -121,6 +121,7 @@ pub(crate) fn expr_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             }
             place_exprs_mut(place, f);
         }
+        ExprKind::AddrOf(place) => place_exprs_mut(place, f),
         ExprKind::If(c, a, b) => {
             expr_mut(c, f);
             exprs_mut(a, f);
@@ -268,6 +269,7 @@ fn rename_expr(e: &mut Expr, map: &mut dyn FnMut(LocalId) -> LocalId) {
             }
             rename_place(place, map);
         }
+        ExprKind::AddrOf(place) => rename_place(place, map),
         _ => {}
     }
 }
@@ -316,6 +318,11 @@ pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
             place_exprs(place, &mut out);
             out
         }
+        ExprKind::AddrOf(place) => {
+            let mut out = Vec::new();
+            place_exprs(place, &mut out);
+            out
+        }
     }
 }
 
@@ -340,7 +347,20 @@ pub(crate) fn assigns(b: &Block, id: LocalId) -> bool {
             found = true;
         }
     });
-    found
+    found || address_taken(b).contains(&id)
+}
+
+/// The locals (or local arrays) whose address `b` passes to a `#[kernel]`
+/// function's `&mut` parameter: the function may assign them.
+pub(crate) fn address_taken(b: &Block) -> Vec<LocalId> {
+    let mut out = Vec::new();
+    let mut copy = b.clone();
+    exprs_mut(&mut copy, &mut |e| {
+        if let ExprKind::AddrOf(p) = &e.kind {
+            out.extend(place_root(p));
+        }
+    });
+    out
 }
 
 /// The local a place writes into, if it is one.
