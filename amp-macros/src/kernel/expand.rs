@@ -1313,6 +1313,9 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
     quote! {
         #(#attrs)*
         #fallback
+        // Kernels have no `std::mem::swap`: exchanging through a temporary
+        // is how they swap.
+        #[allow(clippy::manual_swap)]
         #vis #sig {
             #tiled_alias
             #native
