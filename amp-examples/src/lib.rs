@@ -3,7 +3,9 @@
 //! C++ AMP introduction, simple and tiled, and a register-blocked
 //! `matmul_optimized`), [`convolution`] (the separable convolution sample:
 //! `convolution_simple`, `convolution_tiling` and `convolution_optimized`),
-//! [`reduction`] (a tiled sum) and [`transpose`] (naive and tiled).
+//! [`reduction`] (a tiled sum), [`transpose`] (naive and tiled) and
+//! [`multi_gpu`] (the multi-GPU matrix multiplication: row bands over every
+//! accelerator).
 //!
 //! Each sample has a CPU reference and runs on any accelerator view; the
 //! `samples` binary runs them all on the default accelerator and checks the
@@ -12,6 +14,7 @@
 
 pub mod convolution;
 pub mod matmul;
+pub mod multi_gpu;
 pub mod reduction;
 pub mod transpose;
 

@@ -265,3 +265,83 @@ fn transpose_simple_and_tiled() {
         assert!(out.iter().all(|&x| x == 7.0));
     }
 }
+
+/// The multi-GPU matrix multiplication (C++ AMP's multi-GPU sample) with its
+/// row bands over every combination of this machine's accelerators (one
+/// alone, and two of different kinds, so that bands of one view live on
+/// different devices and are gathered through the host), on random shapes
+/// with band edges inside and outside the optimised kernel's blocks; every
+/// element of the product checked (exact: small values).
+#[test]
+fn multi_gpu_matrix_multiplication_over_every_accelerator_set() {
+    use amp_examples::multi_gpu::matmul_multi;
+    let accs = accelerators();
+    let mut sets: Vec<Vec<amp_core::AcceleratorView>> = accs
+        .iter()
+        .map(|a| vec![a.create_view(QueuingMode::Automatic)])
+        .collect();
+    if accs.len() >= 2 {
+        sets.push(
+            accs.iter()
+                .map(|a| a.create_view(QueuingMode::Immediate))
+                .collect(),
+        );
+        sets.push(
+            accs.iter()
+                .rev()
+                .map(|a| a.create_view(QueuingMode::Automatic))
+                .collect(),
+        );
+    }
+    let mut rng = Rng::new(0x3617);
+    for (s, views) in sets.iter().enumerate() {
+        for &(m, n, w) in &[(1, 1, 1), (130, 64, 48), (192, 128, 64), (67, 33, 17)] {
+            let a = exact_values(&mut rng, (m * w) as usize);
+            let b = exact_values(&mut rng, (w * n) as usize);
+            let mut want = vec![0.0f32; (m * n) as usize];
+            matmul_cpu(&mut want, &a, &b, m, n, w).unwrap();
+            let mut got = vec![f32::NAN; (m * n) as usize];
+            matmul_multi(views, &mut got, &a, &b, m, n, w).unwrap();
+            assert_eq!(got, want, "set {s}, {m}x{n}x{w}");
+        }
+    }
+    let mut c = vec![0.0f32; 4];
+    assert!(matches!(
+        matmul_multi(&[], &mut c, &[0.0; 4], &[0.0; 4], 2, 2, 2),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        matmul_multi(&sets[0], &mut c, &[0.0; 3], &[0.0; 4], 2, 2, 2),
+        Err(Error::InvalidArgument(_))
+    ));
+}
+
+/// The `multi_gpu_mxm` example runs with small sizes and ends with its `ok`
+/// line, on every accelerator together.
+#[test]
+fn multi_gpu_mxm_example_runs() {
+    let exe = std::env::current_exe().unwrap();
+    let example = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .unwrap()
+        .join("examples")
+        .join("multi_gpu_mxm");
+    let out = std::process::Command::new(&example)
+        .args(["--size", "96", "--runs", "1", "--accelerators", "all"])
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (`cargo test -p amp-examples` builds the examples; `--test samples` alone does not)",
+                example.display()
+            )
+        });
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.lines().last(), Some("multi_gpu_mxm: ok"), "{stdout}");
+    assert!(stdout.contains("speedup of"), "{stdout}");
+}
