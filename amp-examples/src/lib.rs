@@ -12,7 +12,11 @@
 //! results, and `amp-examples/tests/samples.rs` runs them on every
 //! accelerator.
 
+pub mod black_scholes;
 pub mod convolution;
+pub mod gallery;
+pub mod histogram;
+pub mod mandelbrot;
 pub mod matmul;
 pub mod multi_gpu;
 pub mod reduction;
