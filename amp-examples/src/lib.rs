@@ -12,6 +12,7 @@
 //! results, and `amp-examples/tests/samples.rs` runs them on every
 //! accelerator.
 
+pub mod bitonic_sort;
 pub mod black_scholes;
 pub mod convolution;
 pub mod gallery;
@@ -20,6 +21,7 @@ pub mod mandelbrot;
 pub mod matmul;
 pub mod multi_gpu;
 pub mod reduction;
+pub mod scan;
 pub mod transpose;
 
 /// The largest relative difference between `got` and `want` (each

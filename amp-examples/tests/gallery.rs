@@ -1,0 +1,214 @@
+//! The gallery samples on every accelerator (each wgpu adapter and the
+//! CPU), on fresh random inputs of awkward sizes, against their plain-Rust
+//! references, every output element checked; and each gallery example run
+//! as a program at a small size, ending with its `ok` line.
+
+use amp_core::{Error, QueuingMode};
+use amp_examples::{bitonic_sort, black_scholes, histogram, mandelbrot, scan};
+use amp_tests::{Rng, accelerators};
+
+#[test]
+fn black_scholes_prices_match_the_f64_reference() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(100 + k as u64);
+        for n in [1usize, 7, 1000, 4099] {
+            let s: Vec<f32> = (0..n)
+                .map(|_| rng.range(500, 3000) as f32 / 100.0)
+                .collect();
+            let x: Vec<f32> = (0..n)
+                .map(|_| rng.range(100, 10_000) as f32 / 100.0)
+                .collect();
+            let t: Vec<f32> = (0..n).map(|_| rng.range(25, 1000) as f32 / 100.0).collect();
+            let (call, put) = black_scholes::price(&view, &s, &x, &t).unwrap();
+            let (want_call, want_put) = black_scholes::price_cpu(&s, &x, &t);
+            let err = black_scholes::max_error(&call, &want_call)
+                .max(black_scholes::max_error(&put, &want_put));
+            assert!(err < 1e-3, "{acc}: n = {n}: error {err}");
+        }
+        assert!(matches!(
+            black_scholes::price(&view, &[1.0], &[], &[1.0]),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+}
+
+#[test]
+fn histograms_count_every_value() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(200 + k as u64);
+        for n in [1usize, 255, 4097, 100_003] {
+            // Skewed towards a few bins (contended atomics), any u32 value.
+            let data: Vec<u32> = (0..n)
+                .map(|i| {
+                    if i % 3 == 0 {
+                        rng.next_u64() as u32
+                    } else {
+                        rng.range(0, 4) as u32
+                    }
+                })
+                .collect();
+            let want = histogram::histogram_cpu(&data);
+            assert_eq!(
+                histogram::histogram_simple(&view, &data).unwrap(),
+                want,
+                "{acc}: {n}"
+            );
+            assert_eq!(
+                histogram::histogram_tiled(&view, &data).unwrap(),
+                want,
+                "{acc}: {n}"
+            );
+        }
+        assert!(histogram::histogram_tiled(&view, &[]).is_err());
+    }
+}
+
+#[test]
+fn mandelbrot_counts_match_the_reference() {
+    use mandelbrot::{Frame, iterations, iterations_cpu, iterations_tiled};
+    for acc in accelerators() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        for (w, h) in [(1, 1), (33, 17), (64, 48)] {
+            let frame = Frame::whole(w, h);
+            let len = (w * h) as usize;
+            let mut want = vec![0u32; len];
+            iterations_cpu(&mut want, w, h, frame, 300);
+            for tiled in [false, true] {
+                let mut got = vec![u32::MAX; len];
+                if tiled {
+                    iterations_tiled(&view, &mut got, w, h, frame, 300).unwrap();
+                } else {
+                    iterations(&view, &mut got, w, h, frame, 300).unwrap();
+                }
+                assert!(got.iter().all(|&n| n <= 300), "{acc}: {w}x{h}");
+                let differ = got.iter().zip(&want).filter(|(g, w)| g != w).count();
+                // The CPU computes exactly the reference's arithmetic; a
+                // GPU may fuse multiply-adds on the set's boundary.
+                let allowed = if acc.is_cpu() { 0 } else { len / 100 + 1 };
+                assert!(
+                    differ <= allowed,
+                    "{acc}: {w}x{h} tiled {tiled}: {differ} differ"
+                );
+            }
+        }
+        let mut wrong = vec![0u32; 5];
+        assert!(iterations(&view, &mut wrong, 2, 2, Frame::whole(2, 2), 10).is_err());
+    }
+}
+
+#[test]
+fn bitonic_sort_sorts_powers_of_two() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(300 + k as u64);
+        for m in [0u32, 1, 6, 9, 10, 12] {
+            let n = 1usize << m;
+            // Duplicates and the extremes.
+            let keys: Vec<u32> = (0..n)
+                .map(|i| match i % 5 {
+                    0 => u32::MAX,
+                    1 => 0,
+                    2 => rng.range(0, 10) as u32,
+                    _ => rng.next_u64() as u32,
+                })
+                .collect();
+            let mut got = keys.clone();
+            bitonic_sort::sort(&view, &mut got).unwrap();
+            let mut want = keys;
+            want.sort_unstable();
+            assert_eq!(got, want, "{acc}: 2^{m} keys");
+        }
+        let mut three = vec![3u32, 2, 1];
+        assert!(matches!(
+            bitonic_sort::sort(&view, &mut three),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert_eq!(three, [3, 2, 1]);
+    }
+}
+
+#[test]
+fn scans_match_the_reference() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(400 + k as u64);
+        // One tile, a partial one, two levels and three levels of tiles.
+        for n in [1usize, 255, 256, 257, 70_001] {
+            let keys: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+            let want = scan::inclusive_cpu(&keys);
+            assert_eq!(scan::inclusive(&view, &keys).unwrap(), want, "{acc}: {n}");
+            let excl = scan::exclusive(&view, &keys).unwrap();
+            let want_excl: Vec<u32> = want
+                .iter()
+                .zip(&keys)
+                .map(|(w, k)| w.wrapping_sub(*k))
+                .collect();
+            assert_eq!(excl, want_excl, "{acc}: {n}");
+        }
+        assert!(scan::inclusive(&view, &[]).is_err());
+    }
+}
+
+/// Runs the example `name` with `args` on the CPU accelerator; its last
+/// line must be `<name>: ok`.
+fn run_example(name: &str, args: &[&str]) {
+    let exe = std::env::current_exe().unwrap();
+    let example = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .unwrap()
+        .join("examples")
+        .join(name);
+    let out = std::process::Command::new(&example)
+        .args(args)
+        .args(["--runs", "1", "--accelerator", "cpu"])
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (`cargo test -p amp-examples` builds the examples)",
+                example.display()
+            )
+        });
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{name}: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout.lines().last(),
+        Some(format!("{name}: ok").as_str()),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("| version | time (ms) | rate |"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn gallery_examples_run_and_check_themselves() {
+    let png = std::env::temp_dir().join(format!("amp-mandelbrot-{}.png", std::process::id()));
+    run_example("black_scholes", &["--options", "5000"]);
+    run_example("histogram", &["--values", "20000"]);
+    run_example(
+        "mandelbrot",
+        &[
+            "--width",
+            "64",
+            "--max-iter",
+            "200",
+            "--out",
+            png.to_str().unwrap(),
+        ],
+    );
+    // The image is a PNG of the requested size.
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let reader = decoder.read_info().unwrap();
+    assert_eq!((reader.info().width, reader.info().height), (64, 48));
+    std::fs::remove_file(&png).unwrap();
+    run_example("bitonic_sort", &["--log2", "10"]);
+    run_example("scan", &["--keys", "3000"]);
+}
