@@ -6,6 +6,11 @@
 //!
 //! The addition order differs from a sequential loop, so results agree with
 //! [`sum_cpu`] to rounding, not bit for bit.
+//!
+//! The sample's other versions are here too: [`sum_simple`] (a launch per
+//! halving of the data, the sample's first, simplest cascade) and
+//! [`sum_atomic`] (each tile's sum added to the total with an atomic, one
+//! launch).
 
 use amp_core::prelude::*;
 use amp_core::{Access, Result};
@@ -141,4 +146,103 @@ pub fn sum_on<A: Access>(
             out[[0]] = part[0];
         }
     })
+}
+
+fn length(data: &[f32], what: &str) -> Result<i32> {
+    i32::try_from(data.len())
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "reduction::{what} needs 1 to {} elements, not {}",
+                i32::MAX,
+                data.len()
+            ))
+        })
+}
+
+/// The sum of `data` by the simplest cascade: each launch adds the upper
+/// half of the remaining elements to the lower half, until one is left
+/// (`log2(n)` launches, the data staying on the accelerator between them).
+///
+/// # Errors
+///
+/// As [`sum`].
+///
+/// # Examples
+///
+/// ```
+/// let view = amp_core::Accelerator::cpu().default_view();
+/// let data: Vec<f32> = (0..1001).map(|i| (i % 4) as f32).collect();
+/// assert_eq!(amp_examples::reduction::sum_simple(&view, &data)?, 1500.0);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+pub fn sum_simple(view: &AcceleratorView, data: &[f32]) -> Result<f32> {
+    let n = length(data, "sum_simple")?;
+    let work = Array::from_slice([n], data, view)?;
+    let w = work.view();
+    let mut remaining = n;
+    while remaining > 1 {
+        let half = remaining / 2;
+        let odd = remaining % 2;
+        parallel_for_each!(view, [half], |i: Index<1>| {
+            // The element past the halves of an odd count stays in place.
+            w[i] += w[[i[0] + half + odd]];
+        })?;
+        remaining = half + odd;
+    }
+    w.get([0])
+}
+
+/// The sum of `data` in one launch: each tile reduces its share in
+/// `tile_static` memory, and its first work item adds the tile's sum to
+/// the total with an atomic `f32` addition (the tiles' order, and so the
+/// rounding, varies from run to run).
+///
+/// # Errors
+///
+/// As [`sum`].
+///
+/// # Examples
+///
+/// ```
+/// let view = amp_core::Accelerator::cpu().default_view();
+/// let data = vec![0.5f32; 10_000];
+/// assert_eq!(amp_examples::reduction::sum_atomic(&view, &data)?, 5000.0);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+pub fn sum_atomic(view: &AcceleratorView, data: &[f32]) -> Result<f32> {
+    let n = length(data, "sum_atomic")?;
+    let input = ArrayView::new([n], data)?;
+    let mut total = [0.0f32];
+    {
+        let out = ArrayView::new_mut([1], &mut total)?;
+        let items = ((n + UNROLL - 1) / UNROLL).min(PARTIALS * TILE);
+        let domain = Extent::new([items]).tile::<TILE>()?.pad()?;
+        let stride = domain.extent()[0];
+        parallel_for_each!(view, domain, |t: TiledIndex<1>| {
+            tile_static! { let part: [f32; TILE]; }
+            let l = t.local[0];
+            let mut acc = 0.0f32;
+            let mut i = t.global[0];
+            while i < n {
+                acc += input[[i]];
+                i += stride;
+            }
+            part[l] = acc;
+            t.barrier.wait_with_tile_static_memory_fence();
+            let mut half = TILE / 2;
+            while half > 0 {
+                if l < half {
+                    part[l] += part[l + half];
+                }
+                t.barrier.wait_with_tile_static_memory_fence();
+                half /= 2;
+            }
+            if l == 0 {
+                atomic_fetch_add(&out[[0]], part[0]);
+            }
+        })?;
+    }
+    Ok(total[0])
 }

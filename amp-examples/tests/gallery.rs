@@ -4,7 +4,7 @@
 //! as a program at a small size, ending with its `ok` line.
 
 use amp_core::{Error, QueuingMode};
-use amp_examples::{bitonic_sort, black_scholes, histogram, mandelbrot, scan};
+use amp_examples::{bitonic_sort, black_scholes, histogram, mandelbrot, reduction, scan};
 use amp_tests::{Rng, accelerators};
 
 #[test]
@@ -151,6 +151,33 @@ fn scans_match_the_reference() {
     }
 }
 
+/// The Reduction sample's cascade of halvings and its atomic-total version
+/// (the tiled two-launch one is tested in `samples.rs`): exact on values
+/// `k / 16` with small `k` (sums of them are exact in `f32` in any order).
+#[test]
+fn reductions_by_halvings_and_by_atomics() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(500 + k as u64);
+        for n in [1usize, 2, 3, 255, 257, 100_003] {
+            let data: Vec<f32> = (0..n).map(|_| rng.range(-64, 65) as f32 / 16.0).collect();
+            let want = reduction::sum_cpu(&data);
+            assert_eq!(
+                reduction::sum_simple(&view, &data).unwrap(),
+                want,
+                "{acc}: {n}"
+            );
+            assert_eq!(
+                reduction::sum_atomic(&view, &data).unwrap(),
+                want,
+                "{acc}: {n}"
+            );
+        }
+        assert!(reduction::sum_atomic(&view, &[]).is_err());
+        assert!(reduction::sum_simple(&view, &[]).is_err());
+    }
+}
+
 /// Runs the example `name` with `args` on the CPU accelerator; its last
 /// line must be `<name>: ok`.
 fn run_example(name: &str, args: &[&str]) {
@@ -211,4 +238,6 @@ fn gallery_examples_run_and_check_themselves() {
     std::fs::remove_file(&png).unwrap();
     run_example("bitonic_sort", &["--log2", "10"]);
     run_example("scan", &["--keys", "3000"]);
+    run_example("reduction", &["--elements", "5000"]);
+    run_example("transpose", &["--size", "40"]);
 }
