@@ -20,6 +20,7 @@ pub mod histogram;
 pub mod mandelbrot;
 pub mod matmul;
 pub mod multi_gpu;
+pub mod nbody;
 pub mod reduction;
 pub mod scan;
 pub mod transpose;

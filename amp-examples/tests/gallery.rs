@@ -4,7 +4,7 @@
 //! as a program at a small size, ending with its `ok` line.
 
 use amp_core::{Error, QueuingMode};
-use amp_examples::{bitonic_sort, black_scholes, histogram, mandelbrot, reduction, scan};
+use amp_examples::{bitonic_sort, black_scholes, histogram, mandelbrot, nbody, reduction, scan};
 use amp_tests::{Rng, accelerators};
 
 #[test]
@@ -178,6 +178,46 @@ fn reductions_by_halvings_and_by_atomics() {
     }
 }
 
+/// NBody, simple and tiled, two steps, against the `f64` reference.
+#[test]
+fn nbody_steps_match_the_f64_reference() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(600 + k as u64);
+        let n = 2 * nbody::TILE as usize;
+        let mut f = |lo: i32, hi: i32| rng.range(lo, hi) as f32 / 100.0;
+        let start = nbody::Bodies {
+            pos: (0..n)
+                .map(|_| {
+                    amp_core::Float4::new(
+                        f(-1000, 1000),
+                        f(-1000, 1000),
+                        f(-1000, 1000),
+                        f(50, 150),
+                    )
+                })
+                .collect(),
+            vel: (0..n)
+                .map(|_| amp_core::Float4::new(f(-10, 10), f(-10, 10), f(-10, 10), 0.0))
+                .collect(),
+        };
+        let mut want = start.clone();
+        nbody::simulate_cpu(&mut want, 2);
+        for tiled in [false, true] {
+            let mut got = start.clone();
+            nbody::simulate(&view, &mut got, 2, tiled).unwrap();
+            let err = nbody::max_error(&got, &want);
+            assert!(err < 1e-3, "{acc}: tiled {tiled}: {err}");
+            assert!(got.vel.iter().all(|v| v.x.is_finite()), "{acc}");
+        }
+        let mut odd = nbody::Bodies {
+            pos: vec![amp_core::Float4::splat(1.0); 3],
+            vel: vec![amp_core::Float4::splat(0.0); 3],
+        };
+        assert!(nbody::simulate(&view, &mut odd, 1, true).is_err());
+    }
+}
+
 /// Runs the example `name` with `args` on the CPU accelerator; its last
 /// line must be `<name>: ok`.
 fn run_example(name: &str, args: &[&str]) {
@@ -240,4 +280,5 @@ fn gallery_examples_run_and_check_themselves() {
     run_example("scan", &["--keys", "3000"]);
     run_example("reduction", &["--elements", "5000"]);
     run_example("transpose", &["--size", "40"]);
+    run_example("nbody", &["--bodies", "256", "--steps", "1"]);
 }
