@@ -33,7 +33,7 @@ pub struct Bodies {
 
 fn count(b: &Bodies) -> Result<i32> {
     let n = b.pos.len();
-    if n == 0 || n != b.vel.len() || n % TILE as usize != 0 || i32::try_from(n).is_err() {
+    if n == 0 || n != b.vel.len() || !n.is_multiple_of(TILE as usize) || i32::try_from(n).is_err() {
         return Err(Error::InvalidArgument(format!(
             "nbody needs as many velocities as positions, a non-zero multiple of {TILE}, not {} and {}",
             n,
