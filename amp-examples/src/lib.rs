@@ -12,6 +12,7 @@
 //! results, and `amp-examples/tests/samples.rs` runs them on every
 //! accelerator.
 
+pub mod binomial_options;
 pub mod bitonic_sort;
 pub mod black_scholes;
 pub mod convolution;

@@ -4,7 +4,9 @@
 //! as a program at a small size, ending with its `ok` line.
 
 use amp_core::{Error, QueuingMode};
-use amp_examples::{bitonic_sort, black_scholes, histogram, mandelbrot, nbody, reduction, scan};
+use amp_examples::{
+    binomial_options, bitonic_sort, black_scholes, histogram, mandelbrot, nbody, reduction, scan,
+};
 use amp_tests::{Rng, accelerators};
 
 #[test]
@@ -218,6 +220,33 @@ fn nbody_steps_match_the_f64_reference() {
     }
 }
 
+/// BinomialOptions: one tile per option, against the `f64` tree.
+#[test]
+fn binomial_option_prices_match_the_f64_tree() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(700 + k as u64);
+        for n in [1usize, 5, 33] {
+            let s: Vec<f32> = (0..n)
+                .map(|_| rng.range(500, 3000) as f32 / 100.0)
+                .collect();
+            let x: Vec<f32> = (0..n)
+                .map(|_| rng.range(100, 10_000) as f32 / 100.0)
+                .collect();
+            let t: Vec<f32> = (0..n).map(|_| rng.range(25, 1000) as f32 / 100.0).collect();
+            let got = binomial_options::price(&view, &s, &x, &t).unwrap();
+            let want = binomial_options::price_cpu(&s, &x, &t);
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    (g - w).abs() <= 1e-3 * w.abs().max(1.0),
+                    "{acc}: option {i}: {g} vs {w}"
+                );
+            }
+        }
+        assert!(binomial_options::price(&view, &[], &[], &[]).is_err());
+    }
+}
+
 /// Runs the example `name` with `args` on the CPU accelerator; its last
 /// line must be `<name>: ok`.
 fn run_example(name: &str, args: &[&str]) {
@@ -281,4 +310,5 @@ fn gallery_examples_run_and_check_themselves() {
     run_example("reduction", &["--elements", "5000"]);
     run_example("transpose", &["--size", "40"]);
     run_example("nbody", &["--bodies", "256", "--steps", "1"]);
+    run_example("binomial_options", &["--options", "3"]);
 }
