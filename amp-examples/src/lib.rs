@@ -17,6 +17,7 @@ pub mod bitonic_sort;
 pub mod black_scholes;
 pub mod convolution;
 pub mod gallery;
+pub mod gaussian_blur;
 pub mod histogram;
 pub mod mandelbrot;
 pub mod matmul;

@@ -247,6 +247,43 @@ fn binomial_option_prices_match_the_f64_tree() {
     }
 }
 
+/// The Gaussian blur on every accelerator against the host's, on a random
+/// image of an awkward size, and the PNG round trip of the result.
+#[test]
+fn gaussian_blur_matches_the_host_and_round_trips_through_png() {
+    use amp_examples::gaussian_blur::{Image, blur, blur_channels};
+    let mut rng = Rng::new(800);
+    let img = Image {
+        width: 37,
+        height: 21,
+        rgb: (0..37 * 21 * 3).map(|_| rng.range(0, 256) as u8).collect(),
+    };
+    let want = blur_channels(None, &img, 4, 2.0).unwrap();
+    for acc in accelerators() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let got = blur_channels(Some(&view), &img, 4, 2.0).unwrap();
+        for (c, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g.len(), w.len());
+            for (i, (a, b)) in g.iter().zip(w).enumerate() {
+                assert!(
+                    (a - b).abs() < 1e-3,
+                    "{acc}: channel {c}, pixel {i}: {a} vs {b}"
+                );
+            }
+        }
+        let out = blur(&view, &img, 4, 2.0).unwrap();
+        let path = std::env::temp_dir().join(format!("amp-blur-{}.png", std::process::id()));
+        out.write_png(&path).unwrap();
+        assert_eq!(Image::read_png(&path).unwrap(), out, "{acc}");
+        std::fs::remove_file(&path).unwrap();
+        assert!(blur(&view, &img, 4, 0.0).is_err());
+    }
+    let missing = std::path::Path::new("/nonexistent/image.png");
+    assert!(
+        matches!(Image::read_png(missing), Err(Error::InvalidArgument(m)) if m.contains("nonexistent"))
+    );
+}
+
 /// Runs the example `name` with `args` on the CPU accelerator; its last
 /// line must be `<name>: ok`.
 fn run_example(name: &str, args: &[&str]) {
@@ -311,4 +348,7 @@ fn gallery_examples_run_and_check_themselves() {
     run_example("transpose", &["--size", "40"]);
     run_example("nbody", &["--bodies", "256", "--steps", "1"]);
     run_example("binomial_options", &["--options", "3"]);
+    let blurred = std::env::temp_dir().join(format!("amp-blurred-{}.png", std::process::id()));
+    run_example("gaussian_blur", &["--out", blurred.to_str().unwrap()]);
+    std::fs::remove_file(&blurred).unwrap();
 }
