@@ -284,9 +284,17 @@ fn gaussian_blur_matches_the_host_and_round_trips_through_png() {
     );
 }
 
-/// Runs the example `name` with `args` on the CPU accelerator; its last
-/// line must be `<name>: ok`.
+/// Runs the example `name` with `args` on the CPU accelerator and on the
+/// first wgpu adapter (if there is one); its last line must be
+/// `<name>: ok` on each.
 fn run_example(name: &str, args: &[&str]) {
+    run_example_on(name, args, "cpu");
+    if let Some(gpu) = accelerators().into_iter().find(|a| !a.is_cpu()) {
+        run_example_on(name, args, gpu.device_path());
+    }
+}
+
+fn run_example_on(name: &str, args: &[&str], accelerator: &str) {
     let exe = std::env::current_exe().unwrap();
     let example = exe
         .parent()
@@ -296,7 +304,7 @@ fn run_example(name: &str, args: &[&str]) {
         .join(name);
     let out = std::process::Command::new(&example)
         .args(args)
-        .args(["--runs", "1", "--accelerator", "cpu"])
+        .args(["--runs", "1", "--accelerator", accelerator])
         .output()
         .unwrap_or_else(|e| {
             panic!(
@@ -307,7 +315,7 @@ fn run_example(name: &str, args: &[&str]) {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "{name}: {stdout}\n{}",
+        "{name} on {accelerator}: {stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(
