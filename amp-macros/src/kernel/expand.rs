@@ -813,7 +813,12 @@ pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
         }
         // A call as written (a unit call bound to `_` is clippy's
         // `let_unit_value`); other values dropped through `_`.
-        StmtKind::Expr(e @ Expr { kind: ExprKind::CallFn(..), .. }) => {
+        StmtKind::Expr(
+            e @ Expr {
+                kind: ExprKind::CallFn(..),
+                ..
+            },
+        ) => {
             let e = native_expr(cx, e);
             quote_spanned!(span=> #e;)
         }
