@@ -147,6 +147,8 @@ struct Writer<'k> {
     /// Whether the kernel (or a function it calls) uses subgroup
     /// operations.
     subgroups: bool,
+    /// Whether the kernel calls functions that take its tiled index.
+    tiled_functions: bool,
 }
 
 /// `#[kernel]` function instances of one module.
@@ -443,6 +445,7 @@ pub(crate) fn write(
         fns: Default::default(),
         atomic: super::passes::atomic_targets(&kernel.body),
         subgroups: super::passes::uses_subgroups(&kernel.body),
+        tiled_functions: super::passes::passes_tiled_index(&kernel.body),
     };
     w.module()
 }
@@ -1087,6 +1090,7 @@ impl Writer<'_> {
             fns: std::rc::Rc::clone(&self.fns),
             atomic: self.atomic.clone(),
             subgroups: self.subgroups,
+            tiled_functions: self.tiled_functions,
         };
         let mut params = Vec::new();
         for (i, (local, pname, ty)) in func.params.iter().enumerate() {
@@ -1178,18 +1182,22 @@ impl Writer<'_> {
     /// dimension is x), and the `TiledIndex` fields of each thread.
     fn tiled_entry(&mut self, rank: usize, tile: &[u32]) {
         let dim = |d: usize| if d < rank { tile[rank - 1 - d] } else { 1 };
-        // The tiled index of the work item, at module scope: `#[kernel]`
-        // functions that take it read it there.
-        for name in [
+        // The tiled index of the work item: at module scope where
+        // `#[kernel]` functions take it (they read it there), else local
+        // to the entry point.
+        let names = [
             "amp_local",
             "amp_tile",
             "amp_tile_origin",
             "amp_global",
             "amp_tile_extent",
             "amp_idx",
-        ] {
+        ];
+        for name in names {
             self.namer.internal(name);
-            let _ = writeln!(self.out, "var<private> {name}: array<i32, {rank}>;");
+            if self.tiled_functions {
+                let _ = writeln!(self.out, "var<private> {name}: array<i32, {rank}>;");
+            }
         }
         let _ = writeln!(
             self.out,
@@ -1200,6 +1208,11 @@ impl Writer<'_> {
             self.subgroup_params()
         );
         self.indent = 1;
+        if !self.tiled_functions {
+            for name in names {
+                self.line(&format!("var {name}: array<i32, {rank}>;"));
+            }
+        }
         self.subgroup_init();
         let comps = ["x", "y", "z"];
         // The grid of tiles is linearised over up to three workgroup

@@ -106,6 +106,21 @@ pub(crate) fn uses_subgroups(body: &Block) -> bool {
     found
 }
 
+/// Whether `body` calls a `#[kernel]` function that takes the tiled index
+/// (which then reads the work item's tiled index at module scope).
+pub(crate) fn passes_tiled_index(body: &Block) -> bool {
+    let mut found = false;
+    with_instances(body, &mut |e| {
+        if let super::ir::ExprKind::CallFn(f, _, _) = &e.kind {
+            found |= (f.0)()
+                .bindings
+                .iter()
+                .any(|(_, b)| matches!(b, super::ir::ParamBinding::Tiled(_)));
+        }
+    });
+    found
+}
+
 /// Calls `f` on every expression of `body` and of the function instances
 /// it calls, those called by them too (atomics on a view parameter touch
 /// the capture the call binds, hence the instances): each instance once,
