@@ -156,7 +156,9 @@ pub fn launch_test_kernel(
 /// `#[kernel]`.
 pub mod kernel {
     pub use crate::kernel::cancel::poll;
-    pub use crate::kernel::capture::{BindNative, Capture, CaptureList, assert_capture};
+    pub use crate::kernel::capture::{
+        BindNative, Bound, Capture, CaptureList, assert_capture, struct_bind, struct_kind,
+    };
     pub use crate::kernel::cpu::{LocalTile, Slots, TileAt, TileBatch, WorkItem};
     pub use crate::kernel::ir;
     pub use crate::kernel::math::{

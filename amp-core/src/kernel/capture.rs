@@ -20,7 +20,7 @@ pub struct BoundContainer {
 }
 
 /// A scalar parameter's bits (little-endian words).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ScalarValue {
     /// An `i32`.
     I32(i32),
@@ -40,6 +40,8 @@ pub enum ScalarValue {
         /// How many words the components take.
         len: u8,
     },
+    /// A `#[derive(Element)]` struct: its bytes as words.
+    Words(Vec<u32>),
 }
 
 /// Something a kernel may capture. Implemented for [`ArrayView`], [`Array`]
@@ -326,6 +328,36 @@ impl<const N: usize> BindNative for crate::Extent<N> {
     fn native(&self) -> crate::Extent<N> {
         *self
     }
+}
+
+/// The capture kind of a `#[derive(Element)]` struct captured by value
+/// (for the derive's `Capture` impl).
+pub fn struct_kind<T: Element>() -> CaptureKind {
+    CaptureKind::Struct(Type::of::<T>())
+}
+
+/// Binds a `#[derive(Element)]` struct captured by value: its bytes become
+/// launch parameters (for the derive's `Capture` impl).
+///
+/// # Errors
+///
+/// [`Error::UnsupportedFeature`] for a struct with `f64` fields (GPU
+/// parameters carry 32-bit words; capture a view of it instead).
+pub fn struct_bind<T: Element>(value: &T) -> Result<Bound<T>> {
+    if Type::of::<T>().uses_f64() {
+        return Err(Error::UnsupportedFeature {
+            accelerator: "kernel compiler".to_string(),
+            feature: format!(
+                "capturing a `{}` with f64 fields by value (capture a view of it instead)",
+                T::element_type().name
+            ),
+        });
+    }
+    let words = bytemuck::bytes_of(value)
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    Ok(Bound::Scalar(ScalarValue::Words(words), *value))
 }
 
 /// A tuple of captures (`(&a, &b, ..)`), as `parallel_for_each!` passes them.

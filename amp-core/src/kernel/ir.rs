@@ -659,6 +659,9 @@ pub enum CaptureKind {
     /// An `Index<N>` or `Extent<N>` of rank N copied by value into the
     /// launch's parameters (an `array<i32, N>` in the kernel).
     Index(u32),
+    /// A `#[derive(Element)]` struct (its type) copied by value into the
+    /// launch's parameters, word by word.
+    Struct(Type),
 }
 
 /// A whole kernel: what one `parallel_for_each!` lowers to.

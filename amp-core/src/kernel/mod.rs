@@ -149,6 +149,7 @@ pub(crate) fn lower(
                 CaptureKind::Scalar(s) => s.rust().to_string(),
                 CaptureKind::Vector(n, s) => format!("{}x{n}", s.rust()),
                 CaptureKind::Index(n) => format!("idx{n}"),
+                CaptureKind::Struct(t) => wgsl::type_wgsl(t),
             });
         }
         name.push_str(if shader.immediates {
@@ -385,19 +386,21 @@ fn param_words(
                     words[at + 1 + rank + d] = c.strides[d] as u32;
                 }
             }
-            BoundOrScalar::Scalar(v) => match *v {
-                ScalarValue::I32(x) => words[at] = x as u32,
-                ScalarValue::U32(x) => words[at] = x,
+            BoundOrScalar::Scalar(v) => match v {
+                ScalarValue::I32(x) => words[at] = *x as u32,
+                ScalarValue::U32(x) => words[at] = *x,
                 ScalarValue::F32(x) => words[at] = x.to_bits(),
-                ScalarValue::Bool(x) => words[at] = u32::from(x),
+                ScalarValue::Bool(x) => words[at] = u32::from(*x),
                 ScalarValue::F64(x) => {
                     let bits = x.to_bits();
                     words[at] = bits as u32;
                     words[at + 1] = (bits >> 32) as u32;
                 }
                 ScalarValue::Vector { words: w, len } => {
-                    words[at..at + usize::from(len)].copy_from_slice(&w[..usize::from(len)]);
+                    let len = usize::from(*len);
+                    words[at..at + len].copy_from_slice(&w[..len]);
                 }
+                ScalarValue::Words(w) => words[at..at + w.len()].copy_from_slice(w),
             },
         }
     }

@@ -86,7 +86,7 @@ fn locals_bytes(types: &Types, tile_static: &[super::ir::LocalId]) -> u64 {
 
 /// The size and alignment of `t` as WGSL lays it out (which is at least what
 /// the native form needs).
-fn size_align(t: &Type) -> (u64, u64) {
+pub(crate) fn size_align(t: &Type) -> (u64, u64) {
     match t {
         Type::Scalar(Scalar::F64) => (8, 8),
         Type::Scalar(_) | Type::Param(_) => (4, 4),
@@ -109,7 +109,7 @@ fn size_align(t: &Type) -> (u64, u64) {
 }
 
 /// `x` rounded up to a multiple of `align`.
-fn round(x: u64, align: u64) -> u64 {
+pub(crate) fn round(x: u64, align: u64) -> u64 {
     x.div_ceil(align.max(1)) * align.max(1)
 }
 

@@ -469,7 +469,10 @@ impl<'k> Checker<'k> {
     fn load(&mut self, c: CaptureId, idx: &[Expr], span: Span) -> Result<Term> {
         let (elem, rank) = match self.capture(c, span)? {
             CaptureKind::Container { elem, rank, .. } => (elem.clone(), *rank),
-            CaptureKind::Scalar(_) | CaptureKind::Vector(..) | CaptureKind::Index(_) => {
+            CaptureKind::Scalar(_)
+            | CaptureKind::Vector(..)
+            | CaptureKind::Index(_)
+            | CaptureKind::Struct(_) => {
                 return Err(type_error(span, "indexing a scalar capture".to_string()));
             }
         };
@@ -628,6 +631,7 @@ impl<'k> Checker<'k> {
                 CaptureKind::Scalar(s) => Term::Known(Type::Scalar(*s)),
                 CaptureKind::Vector(n, s) => Term::Known(Type::Vector(*n, *s)),
                 CaptureKind::Index(n) => Term::Known(Type::Index(*n)),
+                CaptureKind::Struct(t) => Term::Known(t.clone()),
                 CaptureKind::Container { .. } => {
                     return Err(type_error(span, "a container used as a value".to_string()));
                 }
@@ -635,7 +639,10 @@ impl<'k> Checker<'k> {
             ExprKind::KernelIndex => Term::Known(Type::Index(self.rank)),
             ExprKind::Extent(c) => match self.capture(*c, span)? {
                 CaptureKind::Container { rank, .. } => Term::Known(Type::Index(*rank)),
-                CaptureKind::Scalar(_) | CaptureKind::Vector(..) | CaptureKind::Index(_) => {
+                CaptureKind::Scalar(_)
+                | CaptureKind::Vector(..)
+                | CaptureKind::Index(_)
+                | CaptureKind::Struct(_) => {
                     return Err(type_error(span, "`.extent()` of a scalar".to_string()));
                 }
             },

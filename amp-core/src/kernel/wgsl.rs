@@ -331,6 +331,49 @@ const POWF_F32: &str = "fn amp_powf_f32(x: f32, y: f32) -> f32 {
 }
 ";
 
+/// The WGSL expression that rebuilds a value of type `t` from the words of
+/// capture `capture` starting at byte `offset` (WGSL's storage layout,
+/// which `#[derive(Element)]` structs have on the host too); `None` for
+/// types that 32-bit words cannot carry (`f64`, `bool`).
+fn rebuild(t: &Type, capture: u32, offset: u64) -> Option<String> {
+    use super::resources::{round, size_align};
+    let word = |o: u64| format!("amp_p.amp_s{capture}_{}", o / 4);
+    let scalar = |s: Scalar, o: u64| match s {
+        Scalar::U32 => Some(word(o)),
+        Scalar::I32 | Scalar::F32 => Some(format!("bitcast<{}>({})", s.wgsl(), word(o))),
+        Scalar::F64 | Scalar::Bool => None,
+    };
+    Some(match t {
+        Type::Scalar(s) => scalar(*s, offset)?,
+        Type::Vector(n, s) => {
+            let parts: Vec<String> = (0..u64::from(*n))
+                .map(|k| scalar(*s, offset + 4 * k))
+                .collect::<Option<_>>()?;
+            format!("{}({})", type_wgsl(t), parts.join(", "))
+        }
+        Type::Array(elem, n) => {
+            let (size, align) = size_align(elem);
+            let stride = round(size, align);
+            let parts: Vec<String> = (0..u64::from(*n))
+                .map(|k| rebuild(elem, capture, offset + k * stride))
+                .collect::<Option<_>>()?;
+            format!("{}({})", type_wgsl(t), parts.join(", "))
+        }
+        Type::Struct(st) => {
+            let mut at = offset;
+            let mut parts = Vec::new();
+            for (_, ft) in &st.fields {
+                let (size, align) = size_align(ft);
+                at = offset + round(at - offset, align);
+                parts.push(rebuild(ft, capture, at)?);
+                at += size;
+            }
+            format!("{}({})", st.name, parts.join(", "))
+        }
+        _ => return None,
+    })
+}
+
 /// The WGSL spelling of a type.
 pub(crate) fn type_wgsl(t: &Type) -> String {
     match t {
@@ -503,6 +546,15 @@ impl Writer<'_> {
                     capture_words.push(fields.len() as u32);
                     for d in 0..*n {
                         fields.push((format!("amp_s{i}_{d}"), "i32"));
+                    }
+                }
+                CaptureKind::Struct(t) => {
+                    // Its bytes as words, rebuilt where it is used.
+                    capture_words.push(fields.len() as u32);
+                    self.note(t);
+                    let words = super::resources::size_align(t).0 / 4;
+                    for w in 0..words {
+                        fields.push((format!("amp_s{i}_{w}"), "u32"));
                     }
                 }
             }
@@ -1543,6 +1595,12 @@ impl Writer<'_> {
                 }
                 Some((_, CaptureKind::Vector(n, s))) => {
                     Ok((format!("amp_p.amp_s{}", c.0), Type::Vector(*n, *s)))
+                }
+                Some((_, CaptureKind::Struct(t))) => {
+                    let text = rebuild(t, c.0, 0).ok_or_else(|| {
+                        compile_error(span, "a captured struct with f64 or bool fields")
+                    })?;
+                    Ok((text, t.clone()))
                 }
                 Some((_, CaptureKind::Index(n))) => {
                     let parts: Vec<String> =

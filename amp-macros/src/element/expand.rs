@@ -91,6 +91,30 @@ pub(super) fn expand(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
                     )
                 }
             }
+
+            // Kernels capture the struct by value (C++ AMP lambdas copy
+            // amp-compatible classes): its bytes become launch parameters.
+            #[automatically_derived]
+            impl ::amp_core::__private::kernel::Capture for #name {
+                type Cpu = #name;
+                fn kind(&self) -> ::amp_core::__private::kernel::ir::CaptureKind {
+                    ::amp_core::__private::kernel::struct_kind::<#name>()
+                }
+                fn bind(
+                    &self,
+                    _view: &::amp_core::AcceleratorView,
+                ) -> ::amp_core::Result<::amp_core::__private::kernel::Bound<#name>> {
+                    ::amp_core::__private::kernel::struct_bind(self)
+                }
+            }
+
+            #[automatically_derived]
+            impl ::amp_core::__private::kernel::BindNative for #name {
+                type Out<'a> = #name;
+                fn native(&self) -> #name {
+                    *self
+                }
+            }
         };
     }
 }

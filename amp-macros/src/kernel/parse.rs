@@ -1683,6 +1683,7 @@ impl Resolver<'_> {
                             | syn::Expr::Unary(_)
                             | syn::Expr::Call(_)
                             | syn::Expr::Block(_)
+                            | syn::Expr::Field(_)
                     ) =>
             {
                 let base = self.expr(&ix.expr)?;
