@@ -1069,3 +1069,59 @@ fn a_tile_breaks_out_of_a_loop_on_a_uniform_tile_static_flag() {
         }
     }
 }
+
+/// A whole row of a 2-D `tile_static` array read as a value (`let row =
+/// m[k];`, an array local), and a plane of a 3-D one: each work item sums
+/// the row and the plane its neighbour filled; against the host on random
+/// data on every accelerator.
+#[test]
+fn rows_of_tile_static_arrays_are_values() {
+    const TS: i32 = 8;
+    let mut rng = Rng::new(0x2011_0);
+    for acc in accelerators() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let tiles = rng.range(1, 5);
+        let n = tiles * TS;
+        let data: Vec<i32> = (0..n * TS).map(|_| rng.range(-1000, 1000)).collect();
+        let mut out = vec![i32::MIN; n as usize];
+        {
+            let d = ArrayView::new([n, TS], &data).unwrap();
+            let o = ArrayView::new_mut([n], &mut out).unwrap();
+            o.discard_data();
+            let domain = Extent::new([n]).tile::<TS>().unwrap();
+            parallel_for_each!(&view, domain, |t: TiledIndex<1>| {
+                tile_static! {
+                    let m: [[i32; TS]; TS];
+                    let cube: [[[i32; 2]; 2]; TS];
+                }
+                let l = t.local[0];
+                for k in 0..TS {
+                    m[l][k] = d[[t.global[0], k]];
+                }
+                for a in 0..2 {
+                    for b in 0..2 {
+                        cube[l][a][b] = d[[t.global[0], a * 2 + b]] * 3;
+                    }
+                }
+                t.barrier.wait();
+                let row = m[(l + 1) % TS];
+                let plane = cube[(l + 2) % TS];
+                let mut s = 0;
+                for k in 0..TS {
+                    s += row[k as usize];
+                }
+                o[t.global] = s + plane[1][0] - plane[0][1];
+            })
+            .unwrap();
+        }
+        for g in 0..n as usize {
+            let tile = g / TS as usize * TS as usize;
+            let l = g % TS as usize;
+            let r = tile + (l + 1) % TS as usize;
+            let p = tile + (l + 2) % TS as usize;
+            let row: i32 = data[r * TS as usize..(r + 1) * TS as usize].iter().sum();
+            let plane = data[p * TS as usize + 2] * 3 - data[p * TS as usize + 1] * 3;
+            assert_eq!(out[g], row + plane, "{acc}: {g}");
+        }
+    }
+}

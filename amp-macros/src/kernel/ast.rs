@@ -109,7 +109,10 @@ pub(crate) enum ExprKind {
     /// `a[i][j]` of a `tile_static` array; the flag is set by the check
     /// stage where every work item of the tile reads the same element after
     /// a barrier, with no write to the array since (a uniform value).
-    TileLoad(u32, Ident, Vec<Expr>, std::cell::Cell<bool>),
+    /// With fewer indices than the array has dimensions (`let row = m[k];`),
+    /// the last field holds the lengths of the dimensions left (the value
+    /// is an array).
+    TileLoad(u32, Ident, Vec<Expr>, std::cell::Cell<bool>, Vec<syn::Expr>),
     /// `cap.extent()`: a captured container's extent.
     Extent(u32, Ident),
     /// A call of an atomic function (`atomic_fetch_add(&a[i], v)`).

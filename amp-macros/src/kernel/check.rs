@@ -157,7 +157,7 @@ impl TileWrites {
             | ExprKind::MakeVector(_, _, _, xs)
             | ExprKind::MakeTuple(xs)
             | ExprKind::Load(_, _, xs)
-            | ExprKind::TileLoad(_, _, xs, _) => xs.iter().for_each(|x| self.expr(x)),
+            | ExprKind::TileLoad(_, _, xs, _, _) => xs.iter().for_each(|x| self.expr(x)),
             ExprKind::MakeStruct(_, fields) => fields.iter().for_each(|(_, x)| self.expr(x)),
             _ => {}
         }
@@ -373,7 +373,7 @@ impl Uniformity {
             // to the array since: the same value for every work item (C++
             // AMP's MandelBrot sample breaks out of a loop on such a flag).
             // Marked so that GPUs load it as uniform.
-            ExprKind::TileLoad(id, _, idx, uniform) => {
+            ExprKind::TileLoad(id, _, idx, uniform, _) => {
                 let address = self.any(idx, ctx);
                 let same = !address
                     && !ctx

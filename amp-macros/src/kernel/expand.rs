@@ -492,7 +492,7 @@ fn ir_expr(e: &Expr) -> TokenStream {
             let field = format_ident!("{}", field);
             quote!(__ir::ExprKind::Tiled(__ir::TiledField::#field))
         }
-        ExprKind::TileLoad(id, _, idx, uniform) => {
+        ExprKind::TileLoad(id, _, idx, uniform, _) => {
             let id = local_id(*id);
             let idx = idx.iter().map(ir_expr);
             let load = quote!(__ir::ExprKind::TileLoad(#id, ::std::vec![#(#idx),*]));
@@ -1035,7 +1035,36 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             let f = kpath("ops::cast");
             quote_spanned!(span=> #f::<#s, _>(#x))
         }
-        ExprKind::TileLoad(_, name, idx, _) => {
+        // A row: an array built element by element (the prefix evaluated
+        // once).
+        ExprKind::TileLoad(_, name, idx, _, rest) if !rest.is_empty() => {
+            let prefix: Vec<proc_macro2::Ident> = (0..idx.len())
+                .map(|k| format_ident!("__amp_p{}", k))
+                .collect();
+            let values = idx.iter().map(|e| native_expr(cx, e));
+            let f = kpath("ops::cast");
+            fn row(
+                name: &proc_macro2::Ident,
+                index: Vec<TokenStream>,
+                rest: &[syn::Expr],
+                depth: usize,
+            ) -> TokenStream {
+                match rest.split_first() {
+                    None => quote!(#name.load([#(#index),*])),
+                    Some((len, rest)) => {
+                        let j = format_ident!("__amp_j{}", depth);
+                        let mut index = index;
+                        index.push(quote!(#j as i32));
+                        let inner = row(name, index, rest, depth + 1);
+                        quote!(::core::array::from_fn::<_, { (#len) as usize }, _>(|#j| #inner))
+                    }
+                }
+            }
+            let start: Vec<TokenStream> = prefix.iter().map(|p| quote!(#f::<i32, _>(#p))).collect();
+            let body = row(name, start, rest, 0);
+            quote_spanned!(span=> { #(let #prefix = #values;)* #body })
+        }
+        ExprKind::TileLoad(_, name, idx, _, _) => {
             let index = native_index(cx, idx);
             quote_spanned!(span=> #name.load(#index))
         }

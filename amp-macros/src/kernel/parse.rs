@@ -89,6 +89,8 @@ struct Resolver<'e> {
     read_only_views: Vec<u32>,
     /// The locals of a function's `&mut` parameters.
     ref_params: Vec<u32>,
+    /// The dimensions of each `tile_static` array (outermost first).
+    tile_dims: std::collections::HashMap<u32, Vec<syn::Expr>>,
 }
 
 const MATH_METHODS: &[(&str, &str)] = &[
@@ -289,6 +291,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         tiled,
         read_only_views: Vec::new(),
         ref_params: Vec::new(),
+        tile_dims: Default::default(),
     };
     let body = match &*closure.body {
         syn::Expr::Block(b) => resolver.block(&b.block),
@@ -668,6 +671,9 @@ impl Resolver<'_> {
             } else {
                 Binding::TileStatic(local)
             };
+            if !scalar {
+                self.tile_dims.insert(local, dims.clone());
+            }
             out.push(Stmt {
                 kind: StmtKind::TileStatic {
                     local,
@@ -1592,9 +1598,13 @@ impl Resolver<'_> {
                                 .at(p, "a tile_static array is used element by element: `a[i]`");
                             return None;
                         }
-                        Some(Binding::TileScalar(id)) => {
-                            ExprKind::TileLoad(id, name, vec![zero(span)], Default::default())
-                        }
+                        Some(Binding::TileScalar(id)) => ExprKind::TileLoad(
+                            id,
+                            name,
+                            vec![zero(span)],
+                            Default::default(),
+                            Vec::new(),
+                        ),
                         // An upper-case name is a constant or a const
                         // parameter, inlined. In a kernel it may also be a
                         // variable: its value is part of the compiled
@@ -1695,7 +1705,13 @@ impl Resolver<'_> {
                 match base {
                     IndexBase::Capture(c, name) => ExprKind::Load(c, name, indices),
                     IndexBase::TileStatic(id, name) => {
-                        ExprKind::TileLoad(id, name, indices, Default::default())
+                        // Fewer indices than dimensions: a row (an array).
+                        let rest = self
+                            .tile_dims
+                            .get(&id)
+                            .map(|d| d.iter().skip(indices.len()).cloned().collect())
+                            .unwrap_or_default();
+                        ExprKind::TileLoad(id, name, indices, Default::default(), rest)
                     }
                     IndexBase::Local(..) | IndexBase::Const(_) => {
                         let kind = match base {
@@ -2442,6 +2458,7 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         tiled: false,
         read_only_views: Vec::new(),
         ref_params: Vec::new(),
+        tile_dims: Default::default(),
     };
     let mut params = Vec::new();
     let mut bindings = Vec::new();

@@ -245,7 +245,7 @@ fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
         | ExprKind::Swizzle(x, _) => visit_expr(x, f),
         ExprKind::Repeat(x, _) => visit_expr(x, f),
         ExprKind::Load(_, _, xs)
-        | ExprKind::TileLoad(_, _, xs, _)
+        | ExprKind::TileLoad(_, _, xs, _, _)
         | ExprKind::MakeIndex(xs, _)
         | ExprKind::Array(xs)
         | ExprKind::Call(_, _, xs)
@@ -474,7 +474,7 @@ impl Info {
             ExprKind::Local(id, _) => {
                 u.uses.insert(*id);
             }
-            ExprKind::TileLoad(id, _, _, _) => {
+            ExprKind::TileLoad(id, ..) => {
                 u.tiles.insert(*id);
             }
             ExprKind::Atomic(a) => {
