@@ -1077,7 +1077,7 @@ fn a_tile_breaks_out_of_a_loop_on_a_uniform_tile_static_flag() {
 #[test]
 fn rows_of_tile_static_arrays_are_values() {
     const TS: i32 = 8;
-    let mut rng = Rng::new(0x2011_0);
+    let mut rng = Rng::new(0x2_0110);
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
         let tiles = rng.range(1, 5);
