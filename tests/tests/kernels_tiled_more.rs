@@ -1114,14 +1114,14 @@ fn rows_of_tile_static_arrays_are_values() {
             })
             .unwrap();
         }
-        for g in 0..n as usize {
+        for (g, &got) in out.iter().enumerate() {
             let tile = g / TS as usize * TS as usize;
             let l = g % TS as usize;
             let r = tile + (l + 1) % TS as usize;
             let p = tile + (l + 2) % TS as usize;
             let row: i32 = data[r * TS as usize..(r + 1) * TS as usize].iter().sum();
             let plane = data[p * TS as usize + 2] * 3 - data[p * TS as usize + 1] * 3;
-            assert_eq!(out[g], row + plane, "{acc}: {g}");
+            assert_eq!(got, row + plane, "{acc}: {g}");
         }
     }
 }
