@@ -1107,6 +1107,13 @@ impl Resolver<'_> {
                         );
                         None
                     }
+                    None if is_const_name(&name.to_string()) => {
+                        self.errors.at(
+                            p,
+                            format!("`{name}` is a constant (an upper-case name) and cannot be assigned; name a local variable in snake case"),
+                        );
+                        None
+                    }
                     None => {
                         self.errors.at(
                             p,
@@ -1800,11 +1807,34 @@ impl Resolver<'_> {
                     self.errors.at(m, msg);
                     return None;
                 }
+                const VIEW_METHODS: &[&str] = &[
+                    "section",
+                    "section_from",
+                    "project",
+                    "view_as",
+                    "reinterpret_as",
+                    "get",
+                    "set",
+                    "synchronize",
+                    "synchronize_async",
+                    "synchronize_to",
+                    "refresh",
+                    "discard_data",
+                    "to_vec",
+                    "view",
+                    "copy_to",
+                ];
                 let Some(b) = builtin(&name) else {
-                    self.errors.at(
-                        &m.method,
-                        format!("`{name}` is not available in kernels; kernels may call the math functions WGSL provides (sqrt, abs, min, max, clamp, floor, exp, sin, mul_add, ...)"),
-                    );
+                    let message = if VIEW_METHODS.contains(&name.as_str()) {
+                        format!(
+                            "`{name}` of a view or array is host code, not available inside kernels: index the captured view (`a[idx]`, `a[[i, j]]`) and read `a.extent()`; make sections and other views on the host and capture them"
+                        )
+                    } else {
+                        format!(
+                            "`{name}` is not available in kernels; kernels may call the math functions WGSL provides (sqrt, abs, min, max, clamp, floor, exp, sin, mul_add, ...)"
+                        )
+                    };
+                    self.errors.at(&m.method, message);
                     return None;
                 };
                 if m.turbofish.is_some() {
