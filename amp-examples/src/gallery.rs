@@ -34,12 +34,21 @@ impl Common {
     /// [`amp_core::Error::UnknownAccelerator`] for a name no accelerator
     /// matches; errors of choosing the default accelerator.
     pub fn view(&self) -> amp_core::Result<AcceleratorView> {
+        init_logging();
         let acc = match &self.accelerator {
             Some(name) => Accelerator::find(name)?,
             None => Accelerator::default()?,
         };
         Ok(acc.create_view(QueuingMode::Automatic))
     }
+}
+
+/// Shows the runtime's diagnostics (kernel compiles, pipeline cache use) on
+/// standard error as `RUST_LOG` asks (`RUST_LOG=amp_core=debug`); a second
+/// call does nothing.
+pub fn init_logging() {
+    // An error only says that a logger is already installed.
+    let _already = env_logger::try_init();
 }
 
 /// Whether `view` is emulated (the CPU accelerator, software Vulkan):

@@ -95,16 +95,14 @@ pub(crate) struct DiskPipelineCache {
 }
 
 impl DiskPipelineCache {
-    /// The directory: `AMP_CACHE_DIR`, else `$XDG_CACHE_HOME/amp-rs`, else
-    /// `$HOME/.cache/amp-rs`.
+    /// The directory: `AMP_CACHE_DIR`, else `amp-rs` in the platform's
+    /// cache directory (`$XDG_CACHE_HOME` or `~/.cache` on Linux,
+    /// `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows).
     fn dir() -> Option<std::path::PathBuf> {
         if let Some(d) = std::env::var_os("AMP_CACHE_DIR") {
             return Some(d.into());
         }
-        if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
-            return Some(std::path::PathBuf::from(d).join("amp-rs"));
-        }
-        std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache").join("amp-rs"))
+        dirs::cache_dir().map(|d| d.join("amp-rs"))
     }
 
     fn open(adapter: &wgpu::Adapter, device: &wgpu::Device) -> Option<DiskPipelineCache> {
@@ -112,8 +110,25 @@ impl DiskPipelineCache {
             return None;
         }
         let key = wgpu::util::pipeline_cache_key(&adapter.get_info())?;
-        let path = Self::dir()?.join(key);
-        let data = std::fs::read(&path).ok();
+        let Some(dir) = Self::dir() else {
+            log::debug!("no cache directory: compiled pipelines are not kept between runs");
+            return None;
+        };
+        let path = dir.join(key);
+        let data = match std::fs::read(&path) {
+            Ok(d) => {
+                log::debug!(
+                    "pipeline cache {} loaded ({} bytes)",
+                    path.display(),
+                    d.len()
+                );
+                Some(d)
+            }
+            Err(e) => {
+                log::debug!("pipeline cache {} not loaded: {e}", path.display());
+                None
+            }
+        };
         // SAFETY: the data, if any, is what `get_data` of a cache with the
         // same key (same adapter and driver) returned and `save` wrote; wgpu
         // validates its header and falls back to an empty cache when it
@@ -140,9 +155,17 @@ impl DiskPipelineCache {
         let tmp = self
             .path
             .with_extension(format!("tmp{}", std::process::id()));
-        let _ = std::fs::create_dir_all(dir)
+        match std::fs::create_dir_all(dir)
             .and_then(|()| std::fs::write(&tmp, &data))
-            .and_then(|()| std::fs::rename(&tmp, &self.path));
+            .and_then(|()| std::fs::rename(&tmp, &self.path))
+        {
+            Ok(()) => log::debug!(
+                "pipeline cache {} saved ({} bytes)",
+                self.path.display(),
+                data.len()
+            ),
+            Err(e) => log::warn!("pipeline cache {} not saved: {e}", self.path.display()),
+        }
     }
 }
 

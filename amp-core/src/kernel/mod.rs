@@ -240,7 +240,9 @@ fn dump(dir: &str, name: &str, source: &str) {
         })
         .collect();
     let path = std::path::Path::new(dir).join(format!("{file}.wgsl"));
-    let _ = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(path, source));
+    if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, source)) {
+        log::warn!("AMP_DUMP_WGSL: {} not written: {e}", path.display());
+    }
 }
 
 fn build_kernel<const N: usize>(site: &KernelSite, kinds: Vec<CaptureKind>, body: Block) -> Kernel {
@@ -702,8 +704,16 @@ where
             device.check()?;
             let cached = device.kernels.kernels.lock().get(&key).cloned();
             let compiled = match cached {
-                Some(k) => k,
+                Some(k) => {
+                    log::trace!(
+                        "kernel {} on {}: compiled before",
+                        site.span,
+                        view.accelerator()
+                    );
+                    k
+                }
                 None => {
+                    let started = std::time::Instant::now();
                     let mut kernel = build_kernel::<N>(site, kinds, build());
                     kernel.tile = dispatch.tile.clone();
                     let (shader, needs) = lower(
@@ -756,6 +766,12 @@ where
                         })
                     })?;
                     let compiled = Arc::new(compiled);
+                    log::debug!(
+                        "kernel {} compiled for {} in {:.1} ms",
+                        site.span,
+                        view.accelerator(),
+                        started.elapsed().as_secs_f64() * 1e3
+                    );
                     device
                         .kernels
                         .kernels

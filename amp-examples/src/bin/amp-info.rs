@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use amp_core::{Accelerator, QueuingMode};
 
 fn main() -> ExitCode {
+    amp_examples::gallery::init_logging();
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

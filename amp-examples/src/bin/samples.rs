@@ -163,6 +163,7 @@ fn run(view: &AcceleratorView, o: &Options, small: bool) -> amp_core::Result<boo
 }
 
 fn main() -> ExitCode {
+    amp_examples::gallery::init_logging();
     let options = match parse() {
         Ok(o) => o,
         Err(e) => {
