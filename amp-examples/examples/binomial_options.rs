@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use amp_examples::binomial_options::{price, price_cpu};
 use amp_examples::gallery::{Common, Rand, Table, announce, finish, is_slow, time};
+use amp_examples::max_relative_error;
 use clap::Parser;
 
 /// Prices options on binomial trees and checks them against an f64 tree.
@@ -55,17 +56,7 @@ fn run(args: &Args) -> amp_core::Result<Result<(), String>> {
     );
     table.print();
     let want = price_cpu(&s, &x, &t);
-    let err = got
-        .iter()
-        .zip(&want)
-        .map(|(g, w)| {
-            if g.is_finite() {
-                (g - w).abs() / w.abs().max(1.0)
-            } else {
-                f32::INFINITY
-            }
-        })
-        .fold(0.0f32, f32::max);
+    let err = max_relative_error(&got, &want).unwrap_or(f32::INFINITY);
     println!("largest difference from the f64 tree: {err:.2e} (of max(price, 1))");
     Ok(if err < 1e-3 {
         Ok(())

@@ -7,8 +7,9 @@
 
 use std::process::ExitCode;
 
-use amp_examples::black_scholes::{max_error, price, price_cpu};
+use amp_examples::black_scholes::{price, price_cpu};
 use amp_examples::gallery::{Common, Rand, Table, announce, finish, is_slow, time};
+use amp_examples::max_relative_error;
 use clap::Parser;
 
 /// Prices European options by the Black-Scholes formula and checks them
@@ -50,7 +51,10 @@ fn run(args: &Args) -> amp_core::Result<Result<(), String>> {
     );
     table.print();
     let (want_call, want_put) = price_cpu(&s, &x, &t);
-    let err = max_error(&result.0, &want_call).max(max_error(&result.1, &want_put));
+    // Prices are in currency units: relative to max(|price|, 1).
+    let err = max_relative_error(&result.0, &want_call)
+        .zip(max_relative_error(&result.1, &want_put))
+        .map_or(f32::INFINITY, |(c, p)| c.max(p));
     println!("largest difference from the f64 reference: {err:.2e} (of max(price, 1))");
     Ok(if err < 1e-3 {
         Ok(())

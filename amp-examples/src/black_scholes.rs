@@ -125,19 +125,3 @@ pub fn price_cpu(s: &[f32], x: &[f32], t: &[f32]) -> (Vec<f32>, Vec<f32>) {
         })
         .unzip()
 }
-
-/// The largest difference between `got` and `want`, relative to
-/// `max(|want|, 1)` (prices are in currency units: a cent on a price of
-/// 100 is 1e-4).
-pub fn max_error(got: &[f32], want: &[f32]) -> f32 {
-    got.iter()
-        .zip(want)
-        .map(|(g, w)| {
-            if g.is_finite() {
-                (g - w).abs() / w.abs().max(1.0)
-            } else {
-                f32::INFINITY
-            }
-        })
-        .fold(0.0, f32::max)
-}
