@@ -24,7 +24,7 @@ pub(crate) mod fold;
 pub(crate) mod lower;
 pub(crate) mod scalarize;
 pub(crate) mod unroll;
-mod visit;
+pub(crate) mod visit;
 
 use super::ir::{Block, Function, Kernel, LocalId};
 use super::typeck::Types;

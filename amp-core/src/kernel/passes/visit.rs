@@ -144,6 +144,34 @@ pub(crate) fn locals(b: &Block, f: &mut dyn FnMut(LocalId)) {
 /// Replaces every local id of `b` (declarations, uses, places, loop
 /// variables, `tile_static` arrays) by `map(id)`.
 pub(crate) fn rename(b: &mut Block, map: &mut dyn FnMut(LocalId) -> LocalId) {
+    rename_block(
+        b,
+        &mut Ids {
+            local: map,
+            capture: &mut |c| c,
+        },
+    );
+}
+
+/// Replaces every capture id of `b` (loads, places, extents, captures
+/// used as values or call arguments) by `map(id)`.
+pub(crate) fn rename_captures(b: &mut Block, map: &mut dyn FnMut(CaptureId) -> CaptureId) {
+    rename_block(
+        b,
+        &mut Ids {
+            local: &mut |l| l,
+            capture: map,
+        },
+    );
+}
+
+/// What [`rename`] and [`rename_captures`] map.
+struct Ids<'a> {
+    local: &'a mut dyn FnMut(LocalId) -> LocalId,
+    capture: &'a mut dyn FnMut(CaptureId) -> CaptureId,
+}
+
+fn rename_block(b: &mut Block, map: &mut Ids<'_>) {
     for s in &mut b.stmts {
         rename_stmt(s, map);
     }
@@ -152,10 +180,10 @@ pub(crate) fn rename(b: &mut Block, map: &mut dyn FnMut(LocalId) -> LocalId) {
     }
 }
 
-fn rename_stmt(s: &mut Stmt, map: &mut dyn FnMut(LocalId) -> LocalId) {
+fn rename_stmt(s: &mut Stmt, map: &mut Ids<'_>) {
     match &mut s.kind {
         StmtKind::Let { local, init, .. } => {
-            *local = map(*local);
+            *local = (map.local)(*local);
             if let Some(e) = init {
                 rename_expr(e, map);
             }
@@ -167,16 +195,16 @@ fn rename_stmt(s: &mut Stmt, map: &mut dyn FnMut(LocalId) -> LocalId) {
         StmtKind::Expr(e) | StmtKind::Return(Some(e)) => rename_expr(e, map),
         StmtKind::If(c, a, b) => {
             rename_expr(c, map);
-            rename(a, map);
+            rename_block(a, map);
             if let Some(b) = b {
-                rename(b, map);
+                rename_block(b, map);
             }
         }
         StmtKind::While(c, body) => {
             rename_expr(c, map);
-            rename(body, map);
+            rename_block(body, map);
         }
-        StmtKind::Loop(body) => rename(body, map),
+        StmtKind::Loop(body) => rename_block(body, map),
         StmtKind::For {
             var,
             start,
@@ -190,24 +218,25 @@ fn rename_stmt(s: &mut Stmt, map: &mut dyn FnMut(LocalId) -> LocalId) {
             if let Some(s) = step {
                 rename_expr(s, map);
             }
-            *var = map(*var);
-            rename(body, map);
+            *var = (map.local)(*var);
+            rename_block(body, map);
         }
-        StmtKind::TileStatic { local, .. } => *local = map(*local),
+        StmtKind::TileStatic { local, .. } => *local = (map.local)(*local),
         StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Barrier(_) => {}
     }
 }
 
-fn rename_place(p: &mut Place, map: &mut dyn FnMut(LocalId) -> LocalId) {
+fn rename_place(p: &mut Place, map: &mut Ids<'_>) {
     match p {
-        Place::Local(id) => *id = map(*id),
+        Place::Local(id) => *id = (map.local)(*id),
         Place::ArrayElement(id, idx) | Place::TileElement(id, idx) => {
-            *id = map(*id);
+            *id = (map.local)(*id);
             for i in idx {
                 rename_expr(i, map);
             }
         }
-        Place::Element(_, idx) => {
+        Place::Element(c, idx) => {
+            *c = (map.capture)(*c);
             for i in idx {
                 rename_expr(i, map);
             }
@@ -216,23 +245,26 @@ fn rename_place(p: &mut Place, map: &mut dyn FnMut(LocalId) -> LocalId) {
     }
 }
 
-fn rename_expr(e: &mut Expr, map: &mut dyn FnMut(LocalId) -> LocalId) {
+fn rename_expr(e: &mut Expr, map: &mut Ids<'_>) {
     // Blocks inside expressions declare locals too.
     match &mut e.kind {
         ExprKind::If(c, a, b) => {
             rename_expr(c, map);
-            rename(a, map);
-            rename(b, map);
+            rename_block(a, map);
+            rename_block(b, map);
             return;
         }
         ExprKind::Block(b) => {
-            rename(b, map);
+            rename_block(b, map);
             return;
         }
         _ => {}
     }
     match &mut e.kind {
-        ExprKind::Local(id) | ExprKind::TileLoad(id, _) => *id = map(*id),
+        ExprKind::Local(id) | ExprKind::TileLoad(id, _) => *id = (map.local)(*id),
+        ExprKind::Capture(c) | ExprKind::Extent(c) | ExprKind::Load(c, _) => {
+            *c = (map.capture)(*c);
+        }
         _ => {}
     }
     match &mut e.kind {
