@@ -173,3 +173,10 @@ pub mod kernel {
         lower_to_wgsl, native_kernel, native_split_kernel, native_tiled_kernel,
     };
 }
+
+/// How many threads this process has started to complete awaited or
+/// continued [`CompletionFuture`](crate::CompletionFuture)s: at most one per
+/// GPU device, however many futures were awaited.
+pub fn completion_threads_started() -> usize {
+    crate::completion_future::waiter_threads_started()
+}

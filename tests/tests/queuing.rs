@@ -242,3 +242,47 @@ fn views_of_one_accelerator_queue_independently() {
         assert_eq!(ran.load(Ordering::SeqCst), 5, "{acc}");
     }
 }
+
+#[test]
+fn a_thousand_awaited_futures_share_one_waiter_thread_per_device() {
+    let gpus = amp_tests::gpu_accelerators();
+    for acc in &gpus {
+        let view = acc.create_view(QueuingMode::Immediate);
+        let ran = Arc::new(AtomicUsize::new(0));
+        let mut markers = Vec::new();
+        for _ in 0..1000 {
+            probes(&view, 1, &ran);
+            markers.push(view.create_marker().unwrap());
+        }
+        // Half continued, all awaited at once: each pending future is handed
+        // to a waiter before any of them completes.
+        let continued = Arc::new(AtomicUsize::new(0));
+        for marker in markers.iter().step_by(2) {
+            let continued = Arc::clone(&continued);
+            marker.then(move |r| {
+                if r.is_ok() {
+                    continued.fetch_add(1, Ordering::SeqCst);
+                }
+            });
+        }
+        let results = futures::executor::block_on(futures::future::join_all(markers));
+        assert!(results.iter().all(Result::is_ok), "{acc}: {results:?}");
+        assert_eq!(ran.load(Ordering::SeqCst), 1000, "{acc}");
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while continued.load(Ordering::SeqCst) < 500 && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(continued.load(Ordering::SeqCst), 500, "{acc}");
+    }
+    // Every device of the process (at most one per adapter), whatever the
+    // other tests of this binary awaited.
+    let started = amp_core::__private::completion_threads_started();
+    assert!(
+        started <= gpus.len(),
+        "{started} completion threads for {} GPU devices",
+        gpus.len()
+    );
+    if !gpus.is_empty() {
+        assert!(started >= 1, "no future was completed by a waiter thread");
+    }
+}

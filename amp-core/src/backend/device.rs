@@ -65,6 +65,8 @@ pub(crate) struct DeviceContext {
     /// On Mesa's llvmpipe: the status that guarded kernels set when a work
     /// item nears the driver's loop limit.
     pub(crate) loop_guard: Option<LoopGuard>,
+    /// The one thread that completes this device's awaited futures.
+    pub(crate) waiter: crate::completion_future::DeviceWaiter,
 }
 
 /// The status buffer of llvmpipe's loop guard: kernels compiled with the
@@ -232,6 +234,7 @@ impl DeviceContext {
             kernels: Default::default(),
             pipeline_cache,
             loop_guard,
+            waiter: Default::default(),
         })
     }
 
