@@ -15,7 +15,9 @@
 //!   `queuing_mode`, `completion_future`);
 //! - one error type, [`Error`], mirroring C++ AMP's `runtime_exception` family.
 //!
-//! `docs/ARCHITECTURE.md` in the repository describes how the pieces fit.
+//! The [`guide`] walks through kernels, tiled kernels, `#[kernel]`
+//! functions and the C++ AMP names; `docs/ARCHITECTURE.md` in the
+//! repository describes how the pieces fit.
 //!
 //! # Examples
 //!
@@ -46,6 +48,7 @@ pub mod direct3d;
 mod element;
 mod error;
 mod extent;
+pub mod guide;
 mod index;
 mod kernel;
 mod layout;
@@ -200,7 +203,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private;
 
-/// The README's example, compiled and run as a doc test.
-#[doc = include_str!("../../README.md")]
+/// The crate README's example, compiled and run as a doc test.
+#[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctest;

@@ -116,3 +116,8 @@ pub mod kernel_fns {
         acc
     }
 }
+
+/// The repository README's example, compiled and run as a doc test.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;
