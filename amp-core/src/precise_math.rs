@@ -8,7 +8,7 @@
 //! `exp` or `ln` (kernels refuse them), and on the host the `libm` crate has
 //! them.
 //!
-//! Accuracy: the tolerances within which `tests/tests/kernels_math.rs`
+//! Accuracy: the tolerances within which `tests/tests/kernels/math.rs`
 //! (`precise_math_matches_f64_references`) checks them against independent
 //! `f64` references on lavapipe and the CPU accelerator, over [-30, 30] and
 //! the special values:

@@ -1,5 +1,5 @@
-//! Helpers shared by the `kernels_*` test files (each includes this module
-//! with `mod kernel_support;`): the accelerator views to run on, random
+//! Helpers shared by the kernel tests (the `kernels` and `runtime` test
+//! binaries include this module with `#[path]`): the accelerator views to run on, random
 //! inputs, sentinels that prove every output element was written, and
 //! float comparisons with explicit tolerances.
 

@@ -1,0 +1,23 @@
+//! Kernels: the kernel language on every accelerator (arithmetic, math,
+//! control flow, domains, tiles, atomics, functions, constants, types) and
+//! the optimised kernels, each against a CPU reference on random inputs.
+
+#[path = "../kernel_support/mod.rs"]
+mod kernel_support;
+
+mod arith;
+mod atomics;
+mod consts;
+mod control;
+mod domain;
+mod functions;
+mod matching;
+mod math;
+mod optimized;
+mod reliability;
+mod smoke;
+mod stencil;
+mod tiled;
+mod tiled_more;
+mod tiled_split;
+mod types;
