@@ -19,7 +19,8 @@ use crate::backend::device::DeviceContext;
 use crate::backend::failure::{Channel, Failure, Failures};
 use crate::backend::storage::{CpuMem, TransferCounters};
 use crate::kernel::cancel::{self, CancelToken, Panic};
-use crate::{Accelerator, CompletionFuture, Error, QueuingMode, Result};
+use crate::kernel_timing::TimingLog;
+use crate::{Accelerator, CompletionFuture, Error, KernelTiming, QueuingMode, Result};
 
 /// An automatic-mode batch is submitted once it holds this many commands.
 pub(crate) const AUTOMATIC_MAX_COMMANDS: u32 = 256;
@@ -78,6 +79,8 @@ struct ViewInner {
     cancel_epoch: Arc<AtomicU64>,
     /// How long one host command may run (`set_timeout`).
     timeout: Mutex<Option<Duration>>,
+    /// Kernel timings, while `set_kernel_timing` is on.
+    timing: Arc<TimingLog>,
 }
 
 /// Runs a CPU view's host batches one at a time, in submission order,
@@ -195,6 +198,7 @@ impl AcceleratorView {
                 failures: Failures::new(Channel::View),
                 cancel_epoch: Arc::new(AtomicU64::new(0)),
                 timeout: Mutex::new(None),
+                timing: Arc::default(),
             }),
         }
     }
@@ -777,6 +781,92 @@ impl AcceleratorView {
     }
 
     /// The device of a GPU view, checked for loss; `None` on the CPU.
+    /// Turns the timing of this view's kernel launches on or off.
+    ///
+    /// While it is on, every kernel launched on the view records how long it
+    /// ran ([`KernelTiming`]): on a GPU through timestamp queries written at
+    /// the start and end of its compute pass, on the CPU accelerator with the
+    /// host's clock. Read them with [`kernel_timings`](Self::kernel_timings).
+    /// Off by default; untimed launches cost nothing extra.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UnsupportedFeature`] (when turning it on) on a GPU whose
+    /// device has no timestamp queries; as [`wait`](Self::wait) if the
+    /// device was lost.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::prelude::*;
+    ///
+    /// let view = Accelerator::cpu().create_view(QueuingMode::Automatic);
+    /// view.set_kernel_timing(true)?;
+    /// let squares = Array::<i32, 1>::new([64], &view)?;
+    /// parallel_for_each!(view, squares.extent(), |idx: Index<1>| {
+    ///     squares[idx] = idx[0] * idx[0];
+    /// })?;
+    /// view.set_kernel_timing(false)?;
+    /// parallel_for_each!(view, squares.extent(), |idx: Index<1>| {
+    ///     squares[idx] = 0; // not timed
+    /// })?;
+    /// let timings = view.kernel_timings()?;
+    /// assert_eq!(timings.len(), 1);
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    pub fn set_kernel_timing(&self, on: bool) -> Result<()> {
+        if on
+            && let Some(device) = self.device()?
+            && !device
+                .device
+                .features()
+                .contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            return Err(Error::UnsupportedFeature {
+                accelerator: self.inner.accelerator.description().to_string(),
+                feature: "GPU timestamp queries (kernel timing)".to_string(),
+            });
+        }
+        self.inner.timing.set_enabled(on);
+        Ok(())
+    }
+
+    /// The timings of the kernels launched on this view while timing was on
+    /// ([`set_kernel_timing`](Self::set_kernel_timing)), in launch order,
+    /// since the previous call. Waits for the view's commands first.
+    ///
+    /// # Errors
+    ///
+    /// As [`wait`](Self::wait): a failed kernel or a lost device.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::prelude::*;
+    ///
+    /// let view = Accelerator::default()?.default_view();
+    /// view.set_kernel_timing(true)?;
+    /// let out = Array::<f32, 1>::new([4096], &view)?;
+    /// for _ in 0..3 {
+    ///     parallel_for_each!(view, out.extent(), |idx: Index<1>| {
+    ///         out[idx] = (idx[0] as f32).sqrt();
+    ///     })?;
+    /// }
+    /// let timings = view.kernel_timings()?;
+    /// assert_eq!(timings.len(), 3);
+    /// assert!(view.kernel_timings()?.is_empty()); // each timing is read once
+    /// # Ok::<(), amp_core::Error>(())
+    /// ```
+    pub fn kernel_timings(&self) -> Result<Vec<KernelTiming>> {
+        self.wait()?;
+        self.inner.timing.drain()
+    }
+
+    /// The view's kernel timing log (for the launch path).
+    pub(crate) fn timing(&self) -> &Arc<TimingLog> {
+        &self.inner.timing
+    }
+
     fn device(&self) -> Result<Option<&Arc<DeviceContext>>> {
         let device = self.inner.accelerator.device()?;
         if let Some(d) = device {

@@ -51,6 +51,7 @@ mod extent;
 pub mod guide;
 mod index;
 mod kernel;
+mod kernel_timing;
 mod layout;
 mod number;
 pub mod precise_math;
@@ -78,6 +79,7 @@ pub use element::{Element, ElementKind, ElementType, FieldType, ScalarType};
 pub use error::{Error, Result};
 pub use extent::Extent;
 pub use index::Index;
+pub use kernel_timing::KernelTiming;
 pub use number::{Float, Integer, Number};
 pub use queuing_mode::QueuingMode;
 pub use short_vector::{

@@ -29,6 +29,7 @@ use parking_lot::Mutex;
 
 use crate::backend::device::DeviceContext;
 use crate::backend::storage::{CpuMem, DeviceBinding};
+use crate::kernel_timing::TimingLog;
 use crate::{AcceleratorView, Error, Extent, Index, Result, TiledIndex};
 use capture::{BoundOrScalar, CaptureList, ScalarValue};
 use ir::{Block, CaptureKind, Kernel, Span};
@@ -793,6 +794,8 @@ where
             let rest = groups.div_ceil(gx.max(1));
             let gy = rest.min(max);
             let gz = rest.div_ceil(gy.max(1));
+            let timing = Arc::clone(view.timing());
+            let device_arc = device;
             view.record(
                 |device, encoder| {
                     let mut buffers = Vec::new();
@@ -874,14 +877,28 @@ where
                             group
                         }
                     };
-                    let mut pass =
-                        encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+                    // Timed launches write GPU timestamps around their pass.
+                    let queries = timing.enabled().then(|| TimingLog::begin_gpu(device));
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: None,
+                        timestamp_writes: queries.as_ref().map(|q| {
+                            wgpu::ComputePassTimestampWrites {
+                                query_set: q,
+                                beginning_of_pass_write_index: Some(0),
+                                end_of_pass_write_index: Some(1),
+                            }
+                        }),
+                    });
                     pass.set_pipeline(&compiled.pipeline);
                     pass.set_bind_group(0, &bind_group, &[]);
                     if compiled.immediates {
                         pass.set_immediates(0, bytemuck::cast_slice(&words));
                     }
                     pass.dispatch_workgroups(gx, gy, gz);
+                    drop(pass);
+                    if let Some(queries) = &queries {
+                        timing.end_gpu(site.span, device_arc, encoder, queries);
+                    }
                     Ok(())
                 },
                 || Ok(()),
@@ -950,6 +967,7 @@ where
             let mems = written.iter().map(|(m, _)| Arc::clone(m)).collect();
             let written = if infallible { Vec::new() } else { written };
             let body = host(native, needs, infallible);
+            let timing = view.timing().enabled().then(|| Arc::clone(view.timing()));
             view.record_writing(
                 |_, _| Ok(()),
                 move || {
@@ -957,7 +975,12 @@ where
                     if let Some(stop) = cancel::current().and_then(|t| t.check()) {
                         return Err(stop.error(&format!("the kernel at {}", site.span)));
                     }
-                    run_transactionally(&written, body)
+                    let started = timing.as_ref().map(|_| std::time::Instant::now());
+                    run_transactionally(&written, body)?;
+                    if let (Some(timing), Some(started)) = (timing, started) {
+                        timing.push_cpu(site.span, started.elapsed());
+                    }
+                    Ok(())
                 },
                 None,
                 mems,

@@ -18,4 +18,5 @@ mod round_trip;
 mod sections;
 mod staging;
 mod synchronize_async;
+mod timing;
 mod transfers;
