@@ -322,6 +322,16 @@ pub fn matmul_optimized_on<A: Access, B: Access>(
 ) -> Result<()> {
     let w = shapes(c, a, b)?;
     let (m, n) = (c.extent()[0], c.extent()[1]);
+    // The vector kernel where the sizes allow it and `b` and `c` are
+    // contiguous (it reads and writes them as `Float4`s).
+    if m % 128 == 0
+        && n % 128 == 0
+        && w % 8 == 0
+        && b.reinterpret_as::<Float4>().is_ok()
+        && c.reinterpret_as::<Float4>().is_ok()
+    {
+        return matmul_vec4_on(view, c, a, b);
+    }
     for block in [128, 64] {
         if m % block == 0 && n % block == 0 && w % 16 == 0 {
             return matmul_blocked_on(view, c, a, b, block);
@@ -434,3 +444,114 @@ macro_rules! blocked_kernel {
 
 blocked_kernel!(blocked_64, block: 64, per_item: 4, depth: 16);
 blocked_kernel!(blocked_128, block: 128, per_item: 8, depth: 8);
+
+/// Register-blocked matrix multiplication on `Float4`s: each `16 x 16` tile
+/// computes a `128 x 128` block of `c`, each work item `8 x 8` elements in
+/// two `4 x 4` quads, with `a` transposed first (by
+/// [`transpose_tiled_on`](crate::transpose::transpose_tiled_on), into a
+/// temporary array) so that both operands are read along rows as vectors,
+/// from global memory and from `tile_static` memory alike.
+///
+/// This is the shape of the hand-written WGSL kernel it is measured against
+/// (`docs/benchmarks.md`), written in the kernel language: `Float4` views
+/// from [`ArrayView::reinterpret_as`] and [`ArrayView::view_as`],
+/// `tile_static` arrays of `Float4`, and a `[[f32; 8]; 8]` accumulator that
+/// the kernel compiler turns into registers.
+///
+/// # Errors
+///
+/// [`Error::InvalidArgument`] unless `m` and `n` are multiples of 128, `w`
+/// of 8, and `b` and `c` are contiguous; as [`matmul_simple_on`].
+pub fn matmul_vec4_on<A: Access, B: Access>(
+    view: &AcceleratorView,
+    c: &ArrayView<'_, f32, 2>,
+    a: &ArrayView<'_, f32, 2, A>,
+    b: &ArrayView<'_, f32, 2, B>,
+) -> Result<()> {
+    let w = shapes(c, a, b)?;
+    let (m, n) = (c.extent()[0], c.extent()[1]);
+    if m % 128 != 0 || n % 128 != 0 || w % 8 != 0 {
+        return Err(Error::InvalidArgument(format!(
+            "matmul_vec4_on: {m}x{w} * {w}x{n} (the sizes of c must be multiples of 128, the shared size of 8)"
+        )));
+    }
+    let at = Array::<f32, 2>::new([w, m], view)?;
+    crate::transpose::transpose_tiled_on(view, &at.view(), a)?;
+    let at4 = at
+        .reinterpret_as::<Float4>()?
+        .view_as([w, m / 4])?
+        .as_read_only();
+    let b4 = b.reinterpret_as::<Float4>()?.view_as([w, n / 4])?;
+    let c4 = c.reinterpret_as::<Float4>()?.view_as([m, n / 4])?;
+    vec4_kernel(view, &c4, &at4, &b4, w)
+}
+
+/// The kernel of [`matmul_vec4_on`] on `Float4` views: `c4` is `m x n/4`,
+/// `at4` (`a` transposed) `w x m/4`, `b4` `w x n/4`.
+fn vec4_kernel<B: Access>(
+    view: &AcceleratorView,
+    c4: &ArrayView<'_, Float4, 2>,
+    at4: &ArrayView<'_, Float4, 2, ReadOnly>,
+    b4: &ArrayView<'_, Float4, 2, B>,
+    w: i32,
+) -> Result<()> {
+    /// Work items per tile side.
+    const T: i32 = 16;
+    /// `Float4`s per tile side of the block (128 elements).
+    const Q: i32 = 32;
+    /// The depth of one step over the shared dimension.
+    const BK: i32 = 8;
+    let (m, n4) = (c4.extent()[0], c4.extent()[1]);
+    let domain = Extent::new([m / 8, n4 * 4 / 8]).tile::<T, T>()?;
+    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+        // Both operands' blocks, `BK` deep, rows of `Q` vectors.
+        tile_static! {
+            let a_s: [[Float4; Q]; BK];
+            let b_s: [[Float4; Q]; BK];
+        }
+        let ty = t.local[0];
+        let tx = t.local[1];
+        let me = ty * T + tx;
+        // In vectors: the block's first row of `at4` and column of `b4`.
+        let row_q = t.tile[0] * Q;
+        let col_q = t.tile[1] * Q;
+        // Each work item loads one vector of each operand per step.
+        let lk = me / Q;
+        let lq = me % Q;
+        // Work item (ty, tx) owns the rows of vectors ty and ty + T of the
+        // block and the columns of vectors tx and tx + T.
+        let mut acc = [[0.0f32; 8]; 8];
+        let mut k0 = 0;
+        while k0 < w {
+            a_s[lk][lq] = at4[[k0 + lk, row_q + lq]];
+            b_s[lk][lq] = b4[[k0 + lk, col_q + lq]];
+            t.barrier.wait_with_tile_static_memory_fence();
+            #[unroll]
+            for k in 0..BK {
+                let a0 = a_s[k][ty];
+                let a1 = a_s[k][ty + T];
+                let b0 = b_s[k][tx];
+                let b1 = b_s[k][tx + T];
+                let ar = [a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w];
+                let br = [b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w];
+                for i in 0..8 {
+                    for j in 0..8 {
+                        acc[i][j] += ar[i] * br[j];
+                    }
+                }
+            }
+            t.barrier.wait_with_tile_static_memory_fence();
+            k0 += BK;
+        }
+        for i in 0..4 {
+            let r0 = (row_q + ty) * 4 + i;
+            let r1 = (row_q + ty + T) * 4 + i;
+            c4[[r0, col_q + tx]] = Float4::new(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+            c4[[r0, col_q + tx + T]] = Float4::new(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
+            c4[[r1, col_q + tx]] =
+                Float4::new(acc[i + 4][0], acc[i + 4][1], acc[i + 4][2], acc[i + 4][3]);
+            c4[[r1, col_q + tx + T]] =
+                Float4::new(acc[i + 4][4], acc[i + 4][5], acc[i + 4][6], acc[i + 4][7]);
+        }
+    })
+}

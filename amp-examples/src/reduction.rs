@@ -90,6 +90,47 @@ pub fn sum_on<A: Access>(
     let n = data.extent()[0];
     let p = partials.view();
     let domain = Extent::new([PARTIALS * TILE]).tile::<TILE>()?;
+    // Contiguous data of whole vectors is read as `Float4`s: a quarter of
+    // the loads, each four times wider.
+    let vectors = match data.reinterpret_as::<Float4>() {
+        Ok(d4) if n % 4 == 0 => Some(d4),
+        _ => None,
+    };
+    if let Some(d4) = vectors {
+        let n4 = n / 4;
+        parallel_for_each!(view, domain, |t: TiledIndex<1>| {
+            tile_static! { let part: [f32; TILE]; }
+            let l = t.local[0];
+            let stride = PARTIALS * TILE;
+            let mut acc = Float4::splat(0.0);
+            let mut i = t.global[0];
+            while i < n4 - (UNROLL - 1) * stride {
+                #[unroll]
+                for u in 0..UNROLL {
+                    acc += d4[[i + u * stride]];
+                }
+                i += UNROLL * stride;
+            }
+            while i < n4 {
+                acc += d4[[i]];
+                i += stride;
+            }
+            part[l] = (acc.x + acc.y) + (acc.z + acc.w);
+            t.barrier.wait_with_tile_static_memory_fence();
+            let mut half = TILE / 2;
+            while half > 0 {
+                if l < half {
+                    part[l] += part[l + half];
+                }
+                t.barrier.wait_with_tile_static_memory_fence();
+                half /= 2;
+            }
+            if l == 0 {
+                p[t.tile] = part[0];
+            }
+        })?;
+        return final_sum(view, &p, out);
+    }
     parallel_for_each!(view, domain, |t: TiledIndex<1>| {
         tile_static! { let part: [f32; TILE]; }
         let l = t.local[0];
@@ -123,6 +164,16 @@ pub fn sum_on<A: Access>(
             p[t.tile] = part[0];
         }
     })?;
+    final_sum(view, &p, out)
+}
+
+/// The second pass of [`sum_on`]: one tile adds the [`PARTIALS`] partial
+/// sums into `out`.
+fn final_sum(
+    view: &AcceleratorView,
+    p: &ArrayView<'_, f32, 1>,
+    out: &ArrayView<'_, f32, 1>,
+) -> Result<()> {
     let domain = Extent::new([TILE]).tile::<TILE>()?;
     parallel_for_each!(view, domain, |t: TiledIndex<1>| {
         tile_static! { let part: [f32; TILE]; }

@@ -66,6 +66,48 @@ fn matrix_multiplication_simple_tiled_and_optimized() {
 }
 
 #[test]
+fn register_blocked_kernels_scalar_and_vector() {
+    use amp_examples::matmul::{matmul_blocked_on, matmul_vec4_on};
+    // matmul_optimized takes the vector kernel for all of these; each
+    // kernel is also called directly.
+    let cases: [(i32, i32, i32); 3] = [(128, 128, 8), (256, 128, 24), (128, 384, 16)];
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        for (c, &(m, n, w)) in cases.iter().enumerate() {
+            let mut rng = Rng::new(1500 + 10 * k as u64 + c as u64);
+            let a = exact_values(&mut rng, (m * w) as usize);
+            let b = exact_values(&mut rng, (w * n) as usize);
+            let mut want = vec![0.0f32; (m * n) as usize];
+            matmul_cpu(&mut want, &a, &b, m, n, w).unwrap();
+            for name in ["optimized", "vec4", "blocked 128"] {
+                let mut got = vec![f32::NAN; (m * n) as usize];
+                if name == "optimized" {
+                    matmul_optimized(&view, &mut got, &a, &b, m, n, w).unwrap();
+                } else {
+                    let av = amp_core::ArrayView::new([m, w], &a).unwrap();
+                    let bv = amp_core::ArrayView::new([w, n], &b).unwrap();
+                    let cv = amp_core::ArrayView::new_mut([m, n], &mut got).unwrap();
+                    cv.discard_data();
+                    if name == "vec4" {
+                        matmul_vec4_on(&view, &cv, &av, &bv).unwrap();
+                    } else if w % 16 == 0 {
+                        matmul_blocked_on(&view, &cv, &av, &bv, 128).unwrap();
+                    } else {
+                        let err = matmul_blocked_on(&view, &cv, &av, &bv, 128).unwrap_err();
+                        assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
+                        continue;
+                    }
+                    cv.synchronize().unwrap();
+                }
+                for (i, (g, r)) in got.iter().zip(&want).enumerate() {
+                    assert_eq!(g, r, "{acc} {name} {m}x{w} * {w}x{n}: element {i}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn matrix_multiplication_refuses_bad_shapes() {
     let view = Accelerator::cpu().default_view();
     let (a, b) = (vec![1.0f32; 6], vec![1.0f32; 6]);
@@ -212,8 +254,9 @@ fn reduction_sums_like_the_cpu() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(QueuingMode::Automatic);
         // One element, fewer than a tile, not a multiple of anything, more
-        // than one unrolled stride of the whole domain.
-        for (c, n) in [1usize, 200, 262_145, 1_048_576 + 77]
+        // than one unrolled stride of the whole domain; whole vectors (read
+        // as `Float4`s), below and above one unrolled stride.
+        for (c, n) in [1usize, 200, 262_145, 1_048_576 + 77, 4096, 4_194_304 + 64]
             .into_iter()
             .enumerate()
         {

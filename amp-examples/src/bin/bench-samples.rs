@@ -368,15 +368,16 @@ fn main() -> amp_core::Result<()> {
     let c = Array::from_slice([mm, mm], &vec![f32::NAN; n * n], &view)?;
     let flops = 2.0 * (mm as f64).powi(3);
     let mut mm_times = Vec::new();
-    let cases: [&str; 5] = [
+    let cases: [&str; 6] = [
         "matmul_simple",
         "matmul_tiled",
         "matmul_optimized",
         "blocked 64x64, local arrays",
         "blocked 64x64, scalars",
+        "blocked 128x128, f32 loads",
     ];
     for name in cases {
-        if name.starts_with("blocked") && mm % 64 != 0 {
+        if name.starts_with("blocked") && mm % if name.contains("128") { 128 } else { 64 } != 0 {
             continue;
         }
         let run = || {
@@ -386,6 +387,7 @@ fn main() -> amp_core::Result<()> {
                 "matmul_tiled" => matmul::matmul_tiled_on(&view, cv, av, bv),
                 "matmul_optimized" => matmul::matmul_optimized_on(&view, cv, av, bv),
                 "blocked 64x64, local arrays" => matmul::matmul_blocked_on(&view, cv, av, bv, 64),
+                "blocked 128x128, f32 loads" => matmul::matmul_blocked_on(&view, cv, av, bv, 128),
                 _ => blocked_scalars(&view, cv, av, bv),
             };
             r.expect("launch");
