@@ -145,6 +145,18 @@ pub fn transpose_tiled_on<A: Access>(
 ) -> Result<()> {
     shapes(out, input)?;
     let (rows, cols) = (input.extent()[0], input.extent()[1]);
+    // Whole blocks of contiguous data: read and write `Float4`s.
+    if rows % TILE == 0 && cols % TILE == 0 {
+        let vectors = (
+            input.reinterpret_as::<Float4>(),
+            out.reinterpret_as::<Float4>(),
+        );
+        if let (Ok(in4), Ok(out4)) = vectors {
+            let in4 = in4.view_as([rows, cols / 4])?;
+            let out4 = out4.view_as([cols, rows / 4])?;
+            return transpose_vec4(view, &out4, &in4);
+        }
+    }
     let blocks = [(rows + TILE - 1) / TILE, (cols + TILE - 1) / TILE];
     let domain = Extent::new([blocks[0] * ROWS, blocks[1] * TILE]).tile::<ROWS, TILE>()?;
     parallel_for_each!(view, domain, |t: TiledIndex<2>| {
@@ -170,5 +182,41 @@ pub fn transpose_tiled_on<A: Access>(
                 out[[c0 + r, r0 + tx]] = block[tx][r];
             }
         }
+    })
+}
+
+/// [`transpose_tiled_on`] for whole blocks of contiguous data: each work
+/// item of a `32 x 8` tile reads one `Float4` of a row of the block and
+/// writes one `Float4` of a row of the output, through the same padded
+/// `tile_static` block (`out4` is `cols x rows/4`, `in4` `rows x cols/4`).
+fn transpose_vec4<A: Access>(
+    view: &AcceleratorView,
+    out4: &ArrayView<'_, Float4, 2>,
+    in4: &ArrayView<'_, Float4, 2, A>,
+) -> Result<()> {
+    /// Vectors per block row.
+    const V: i32 = TILE / 4;
+    let domain = in4.extent().tile::<TILE, V>()?;
+    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+        tile_static! { let block: [[f32; TILE + 1]; TILE]; }
+        let ty = t.local[0];
+        let tx = t.local[1];
+        // Row ty of the block, columns 4 tx to 4 tx + 3.
+        let v = in4[t.global];
+        block[ty][4 * tx] = v.x;
+        block[ty][4 * tx + 1] = v.y;
+        block[ty][4 * tx + 2] = v.z;
+        block[ty][4 * tx + 3] = v.w;
+        t.barrier.wait_with_tile_static_memory_fence();
+        // Output row: the block's column ty; its vector tx: the block's
+        // rows 4 tx to 4 tx + 3.
+        let c0 = t.tile[1] * TILE;
+        let r0 = t.tile[0] * V;
+        out4[[c0 + ty, r0 + tx]] = Float4::new(
+            block[4 * tx][ty],
+            block[4 * tx + 1][ty],
+            block[4 * tx + 2][ty],
+            block[4 * tx + 3][ty],
+        );
     })
 }

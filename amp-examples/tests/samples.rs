@@ -286,9 +286,18 @@ fn transpose_simple_and_tiled() {
         [("simple", transpose_simple), ("tiled", transpose_tiled)];
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(QueuingMode::Automatic);
-        for (c, (rows, cols)) in [(1, 1), (33, 65), (64, 64), (100, 7), (7, 129)]
-            .into_iter()
-            .enumerate()
+        // The last three are whole 32 x 32 blocks: read and written as `Float4`s.
+        for (c, (rows, cols)) in [
+            (1, 1),
+            (33, 65),
+            (64, 64),
+            (100, 7),
+            (7, 129),
+            (32, 96),
+            (160, 64),
+        ]
+        .into_iter()
+        .enumerate()
         {
             let mut rng = Rng::new(5000 + 10 * k as u64 + c as u64);
             let input: Vec<f32> = (0..rows * cols)

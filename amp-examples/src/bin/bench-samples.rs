@@ -169,6 +169,39 @@ fn time_batched(reps: usize, batch: usize, mut launch: impl FnMut(), wait: impl 
     }) / batch as f64
 }
 
+/// The median device time of `reps` runs of `run` (after one warm-up), in
+/// seconds: the sum of the GPU timestamps of every kernel one run launches,
+/// read with the runtime's kernel timing. `None` where the view cannot time
+/// kernels.
+fn device_time(view: &AcceleratorView, reps: usize, run: impl Fn()) -> Option<f64> {
+    view.set_kernel_timing(true).ok()?;
+    run();
+    view.kernel_timings().ok()?;
+    let mut t: Vec<f64> = (0..reps)
+        .map(|_| {
+            run();
+            view.kernel_timings()
+                .map(|ts| ts.iter().map(|k| k.duration.as_secs_f64()).sum())
+                .unwrap_or(f64::NAN)
+        })
+        .collect();
+    view.set_kernel_timing(false).ok()?;
+    t.sort_by(f64::total_cmp);
+    Some(t[t.len() / 2])
+}
+
+/// Prints the GPU-timestamp row of a case (when the view can time kernels),
+/// its rate from `work / seconds` in `unit`.
+fn device_row(label: &str, secs: Option<f64>, work: f64, unit: &str) {
+    if let Some(secs) = secs {
+        println!(
+            "| {label}, device time (kernel timing) | {:.3} | {:.1} {unit} | |",
+            secs * 1e3,
+            work / secs / 1e9
+        );
+    }
+}
+
 fn time(reps: usize, mut f: impl FnMut()) -> f64 {
     f();
     f();
@@ -400,6 +433,10 @@ fn main() -> amp_core::Result<()> {
             flops / secs / 1e9
         );
         mm_times.push(secs);
+        if name == "matmul_optimized" {
+            let gpu = device_time(&view, reps, run);
+            device_row(&format!("{name} {mm}^3"), gpu, flops, "GFLOP/s");
+        }
     }
     if let Some(hand) = Hand::new(acc.description(), &va, &vb, mm as u32) {
         let secs = time(reps, || hand.run());
@@ -461,6 +498,10 @@ fn main() -> amp_core::Result<()> {
             secs * 1e3,
             bytes / secs / 1e9
         );
+        if name == "convolution_optimized" {
+            let gpu = device_time(&view, reps, run);
+            device_row(&format!("{name} {w}^2 r{radius}"), gpu, bytes, "GB/s eff.");
+        }
     }
 
     // Reduction and transpose: bytes read and written, as a copy counts them.
@@ -493,6 +534,12 @@ fn main() -> amp_core::Result<()> {
             format!("WRONG: {got} vs {want}")
         }
     );
+    device_row(
+        "reduction",
+        device_time(&view, reps, run),
+        4.0 * rn as f64,
+        "GB/s",
+    );
     let tn = conv as usize;
     let tdata = values(tn * tn, 5);
     let tin = Array::from_slice([conv, conv], &tdata, &view)?;
@@ -522,6 +569,15 @@ fn main() -> amp_core::Result<()> {
                 format!("WRONG in {bad} samples")
             }
         );
+        if tiled {
+            let gpu = device_time(&view, reps, run);
+            device_row(
+                &format!("{name} {conv}^2"),
+                gpu,
+                2.0 * 4.0 * (tn * tn) as f64,
+                "GB/s",
+            );
+        }
     }
     Ok(())
 }
