@@ -23,6 +23,21 @@ pub fn enqueue_probe_command(
     )
 }
 
+/// Records a GPU command the device refuses (a clear past the end of a
+/// small buffer), as a bug in the runtime would. Does nothing on the CPU
+/// accelerator.
+pub fn enqueue_refused_command(view: &AcceleratorView) -> Result<()> {
+    view.record(
+        |device, encoder| {
+            let scratch = device.scratch_buffer();
+            encoder.clear_buffer(scratch, 0, Some(scratch.size() + 256));
+            Ok(())
+        },
+        || Ok(()),
+        None,
+    )
+}
+
 /// Sets the age past which `view`'s automatic-mode batch is submitted when
 /// the next command is recorded (2 ms by default). Tests that count the
 /// commands of one batch raise it, so that a slow or busy machine cannot

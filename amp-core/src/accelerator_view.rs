@@ -694,7 +694,22 @@ impl AcceleratorView {
             Batch::Empty => None,
             Batch::Gpu { encoder, on_submit } => {
                 if let Some(device) = device {
-                    q.last_submission = Some(device.queue.submit([encoder.finish()]));
+                    // A batch the device refuses runs none of its commands:
+                    // reported by the next wait instead of lost silently.
+                    let scope = device
+                        .device
+                        .push_error_scope(wgpu::ErrorFilter::Validation);
+                    let index = device.queue.submit([encoder.finish()]);
+                    match futures::executor::block_on(scope.pop()) {
+                        // A refused submission's index cannot be waited for.
+                        None => q.last_submission = Some(index),
+                        Some(e) => {
+                            log::error!("the device refused a batch of commands: {e}");
+                            self.inner.failures.push(Failure::new(Error::Runtime(format!(
+                                "the device refused a batch of commands, which did not run (a bug in amp-rs): {e}"
+                            ))));
+                        }
+                    }
                 }
                 if had_commands {
                     q.stats.submissions += 1;

@@ -699,10 +699,29 @@ where
             None => crate::Accelerator::default()?.default_view(),
         },
     };
-    let kinds = captures.kinds();
+    let mut kinds = captures.kinds();
     match view.accelerator().device()? {
         Some(device) => {
             device.check()?;
+            let (bound, _) = captures.bind_all(&view)?;
+            // A read-only view of a buffer that another capture writes is
+            // declared writable too: one dispatch cannot use a buffer both
+            // as read-only and as read-write storage (wgpu refuses it).
+            // Such a kernel is its own instance.
+            let shared = writably_shared(&kinds, &bound);
+            let key = if shared.is_empty() {
+                key
+            } else {
+                for &i in &shared {
+                    if let CaptureKind::Container { writable, .. } = &mut kinds[i] {
+                        *writable = true;
+                    }
+                }
+                let (id, mut values) = key;
+                values.push(u64::MAX);
+                values.extend(shared.iter().map(|&i| i as u64));
+                (id, values)
+            };
             let cached = device.kernels.kernels.lock().get(&key).cloned();
             let compiled = match cached {
                 Some(k) => {
@@ -781,7 +800,6 @@ where
                     compiled
                 }
             };
-            let (bound, _) = captures.bind_all(&view)?;
             let words = param_words(&compiled.params, &dispatch.extent, dispatch.total, &bound);
             let max = view.accelerator().limits().max_tiles_per_dimension.max(1);
             // Workgroups: one per tile, or one per WORKGROUP_SIZE work items;
@@ -987,6 +1005,33 @@ where
             )
         }
     }
+}
+
+/// The read-only container captures whose GPU buffer a writable capture of
+/// the same launch also binds.
+fn writably_shared(kinds: &[CaptureKind], bound: &[BoundOrScalar]) -> Vec<usize> {
+    let buffer = |i: usize| match bound.get(i) {
+        Some(BoundOrScalar::Container(c)) => match &c.binding {
+            Some(DeviceBinding::Gpu(b)) => Some(b),
+            _ => None,
+        },
+        _ => None,
+    };
+    let writable = |i: usize| matches!(kinds[i], CaptureKind::Container { writable: true, .. });
+    (0..kinds.len())
+        .filter(|&i| {
+            matches!(
+                kinds[i],
+                CaptureKind::Container {
+                    writable: false,
+                    ..
+                }
+            )
+        })
+        .filter(|&i| {
+            buffer(i).is_some_and(|b| (0..kinds.len()).any(|j| writable(j) && buffer(j) == Some(b)))
+        })
+        .collect()
 }
 
 /// The 32-bit words of CPU memory that a bound container's region spans

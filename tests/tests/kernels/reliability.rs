@@ -793,3 +793,48 @@ fn f64_round_and_rem_special_values() {
         }
     }
 }
+
+/// A read-only view and a writable view of one array in one kernel: GPUs
+/// cannot bind one buffer both as read-only and as read-write storage, and
+/// the launch used to do nothing there (no error, no write) while the CPU
+/// ran it. Also two writable sections of one array, one read through the
+/// other's neighbour.
+#[test]
+fn read_only_and_writable_views_of_one_array() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9900 + k as u64);
+        let n = 512;
+        let half = n as i32;
+        let init = i32s(&mut rng, 2 * n, -1000, 1000);
+        let a = Array::from_slice([2 * half], &init, &view).unwrap();
+        let ro = a.view().as_read_only();
+        let rw = a.view();
+        // The second half reads the first: disjoint, so the order of the
+        // work items does not matter.
+        parallel_for_each!(&view, Extent::new([half]), |idx: Index<1>| {
+            rw[[idx[0] + half]] = ro[idx] * 3 + 1;
+        })
+        .unwrap();
+        let got = a.to_vec().unwrap();
+        let mut want = init.clone();
+        for i in 0..n {
+            want[n + i] = init[i] * 3 + 1;
+        }
+        assert_same(&got, &want, &format!("{what} read-only + writable"));
+
+        let lo = a.view().section([0], [half]).unwrap();
+        let hi = a.view().section([half], [half]).unwrap();
+        parallel_for_each!(&view, lo.extent(), |idx: Index<1>| {
+            lo[idx] = hi[idx] - lo[idx];
+            hi[idx] = 0;
+        })
+        .unwrap();
+        let got = a.to_vec().unwrap();
+        let mut again = want.clone();
+        for i in 0..n {
+            again[i] = want[n + i] - want[i];
+            again[n + i] = 0;
+        }
+        assert_same(&got, &again, &format!("{what} two writable sections"));
+    }
+}

@@ -359,3 +359,26 @@ fn runaway_tiled_kernel_and_kernel_function_time_out() {
         next_kernel_works(&view, &what);
     }
 }
+
+/// A batch the device refuses (a runtime bug, forced here) is reported by
+/// the next wait instead of being dropped without a word; the view works
+/// afterwards.
+#[test]
+fn a_refused_batch_is_reported() {
+    for acc in amp_tests::gpu_accelerators() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        amp_core::__private::enqueue_refused_command(&view).unwrap();
+        let err = view.wait().unwrap_err();
+        assert!(
+            matches!(&err, Error::Runtime(m) if m.contains("refused")),
+            "{acc}: {err:?}"
+        );
+        view.wait().unwrap();
+        let a = Array::from_slice([4], &[1, 2, 3, 4], &view).unwrap();
+        parallel_for_each!(&view, a.extent(), |idx: Index<1>| {
+            a[idx] *= 2;
+        })
+        .unwrap();
+        assert_eq!(a.to_vec().unwrap(), [2, 4, 6, 8], "{acc}");
+    }
+}
