@@ -64,6 +64,9 @@ pub(crate) struct CompiledKernel {
     loop_guard: bool,
     /// The WGSL it was built from.
     source: String,
+    /// Per capture: whether it is bound as read-write storage (writable
+    /// views the kernel never writes are bound read-only).
+    writable: Vec<bool>,
     /// Recent bind groups by their buffers (immediates only: then a bind
     /// group depends on nothing else). Small, so that it keeps few buffers
     /// alive.
@@ -102,19 +105,22 @@ pub fn compiled_sources(view: &AcceleratorView) -> Vec<String> {
 ///
 /// [`Error::KernelCompile`] if the kernel cannot be lowered.
 pub fn lower_to_wgsl(kernel: Kernel, features: wgpu::Features) -> Result<String> {
-    lower(kernel, features, 0, false).map(|(s, _)| s.source)
+    lower(kernel, features, 0, false, &[]).map(|(s, _, _)| s.source)
 }
 
 /// Lowers `kernel` to validated WGSL for a device with `features`, passing
 /// the parameters as immediates when they fit in `max_immediate` bytes,
 /// with the loop guard of llvmpipe if `loop_guard`; also returns what the
-/// kernel needs besides its code.
+/// kernel needs besides its code, and the writable container captures
+/// (other than those in `keep`) that it never writes, which its WGSL
+/// declares read-only.
 pub(crate) fn lower(
     mut kernel: Kernel,
     features: wgpu::Features,
     max_immediate: u32,
     loop_guard: bool,
-) -> Result<(wgsl::Shader, Resources)> {
+    keep: &[usize],
+) -> Result<(wgsl::Shader, Resources, Vec<usize>)> {
     let mut types = typeck::check(&mut kernel)?;
     let needs = resources::measure(&kernel, &types)?;
     passes::optimize(&mut kernel, &mut types)?;
@@ -123,6 +129,26 @@ pub(crate) fn lower(
     if shader.immediates && shader.params.words * 4 > max_immediate {
         immediates = false;
         shader = wgsl::write(&kernel, &types, false, loop_guard)?;
+    }
+    let mut module = validate::validate(&shader.source, &kernel.name, features)?;
+    // Writable views that no statement writes are declared `read`: the
+    // driver may then use read-only caches for them.
+    let containers: Vec<usize> = (0..kernel.captures.len())
+        .filter(|&i| matches!(kernel.captures[i].1, CaptureKind::Container { .. }))
+        .collect();
+    let demoted: Vec<usize> = validate::never_written(&module)
+        .into_iter()
+        .filter_map(|binding| containers.get(binding as usize).copied())
+        .filter(|i| !keep.contains(i))
+        .collect();
+    if !demoted.is_empty() {
+        for &i in &demoted {
+            if let CaptureKind::Container { writable, .. } = &mut kernel.captures[i].1 {
+                *writable = false;
+            }
+        }
+        shader = wgsl::write(&kernel, &types, immediates, loop_guard)?;
+        module = validate::validate(&shader.source, &kernel.name, features)?;
     }
     // Kernels of doc tests (compiled from a temporary file) are not dumped:
     // their names would change with every run.
@@ -174,12 +200,8 @@ pub(crate) fn lower(
         name.push_str(&format!(".{hash:08x}"));
         dump(&dir, &name, &plain);
     }
-    shader.module = Some(Arc::new(validate::validate(
-        &shader.source,
-        &kernel.name,
-        features,
-    )?));
-    Ok((shader, needs))
+    shader.module = Some(Arc::new(module));
+    Ok((shader, needs, demoted))
 }
 
 /// What the native form of each kernel needs (and whether it may run at
@@ -362,6 +384,11 @@ fn compile_gpu(
         immediates: shader.immediates,
         loop_guard: shader.loop_guard,
         source: shader.source,
+        writable: kernel
+            .captures
+            .iter()
+            .map(|(_, k)| matches!(k, CaptureKind::Container { writable: true, .. }))
+            .collect(),
         bind_groups: Mutex::new(Vec::new()),
     })
 }
@@ -699,106 +726,141 @@ where
             None => crate::Accelerator::default()?.default_view(),
         },
     };
-    let mut kinds = captures.kinds();
+    let kinds = captures.kinds();
     match view.accelerator().device()? {
         Some(device) => {
             device.check()?;
             let (bound, _) = captures.bind_all(&view)?;
-            // A read-only view of a buffer that another capture writes is
-            // declared writable too: one dispatch cannot use a buffer both
-            // as read-only and as read-write storage (wgpu refuses it).
-            // Such a kernel is its own instance.
-            let shared = writably_shared(&kinds, &bound);
-            let key = if shared.is_empty() {
-                key
-            } else {
-                for &i in &shared {
-                    if let CaptureKind::Container { writable, .. } = &mut kinds[i] {
+            let mut build = Some(build);
+            let mut block: Option<Block> = None;
+            // Captures declared read_write whatever their kind, and whether
+            // or not the kernel writes them: those whose buffer a read_write
+            // binding of this launch also binds (one dispatch cannot bind a
+            // buffer both read-only and read-write; wgpu refuses it). Such a
+            // launch is a kernel instance of its own.
+            let declared = |kinds: &[CaptureKind]| -> Vec<bool> {
+                kinds
+                    .iter()
+                    .map(|k| matches!(k, CaptureKind::Container { writable: true, .. }))
+                    .collect()
+            };
+            let mut keep = shared_with_writable(&declared(&kinds), &kinds, &bound);
+            let compiled = loop {
+                let mut kinds_now = kinds.clone();
+                for &i in &keep {
+                    if let CaptureKind::Container { writable, .. } = &mut kinds_now[i] {
                         *writable = true;
                     }
                 }
-                let (id, mut values) = key;
-                values.push(u64::MAX);
-                values.extend(shared.iter().map(|&i| i as u64));
-                (id, values)
-            };
-            let cached = device.kernels.kernels.lock().get(&key).cloned();
-            let compiled = match cached {
-                Some(k) => {
-                    log::trace!(
-                        "kernel {} on {}: compiled before",
-                        site.span,
-                        view.accelerator()
-                    );
-                    k
-                }
-                None => {
-                    let started = std::time::Instant::now();
-                    let mut kernel = build_kernel::<N>(site, kinds, build());
-                    kernel.tile = dispatch.tile.clone();
-                    let (shader, needs) = lower(
-                        kernel.clone(),
-                        device.device.features()
-                            | wgpu::Features::SHADER_F64
-                            | wgpu::Features::SUBGROUP,
-                        device.device.limits().max_immediate_size,
-                        device.loop_guard.is_some(),
-                    )?;
-                    check_resources(&needs, &view, site)?;
-                    if shader.uses_f64 && !view.accelerator().supports_double_precision() {
-                        return Err(Error::UnsupportedFeature {
-                            accelerator: view.accelerator().description().to_string(),
-                            feature: format!(
-                                "double precision (f64), used by the kernel at {}",
-                                site.span
-                            ),
-                        });
+                let key = if keep.is_empty() {
+                    key.clone()
+                } else {
+                    let (id, mut values) = key.clone();
+                    values.push(u64::MAX);
+                    values.extend(keep.iter().map(|&i| i as u64));
+                    (id, values)
+                };
+                let cached = device.kernels.kernels.lock().get(&key).cloned();
+                let compiled = match cached {
+                    Some(k) => {
+                        log::trace!(
+                            "kernel {} on {}: compiled before",
+                            site.span,
+                            view.accelerator()
+                        );
+                        k
                     }
-                    if shader.uses_subgroups
-                        && !device.device.features().contains(wgpu::Features::SUBGROUP)
-                    {
-                        return Err(Error::UnsupportedFeature {
-                            accelerator: view.accelerator().description().to_string(),
-                            feature: format!(
-                                "subgroup operations (the SUBGROUP feature), used by the kernel at {}",
-                                site.span
-                            ),
-                        });
+                    None => {
+                        let started = std::time::Instant::now();
+                        let body = match &block {
+                            Some(b) => b.clone(),
+                            None => block
+                                .insert(build.take().map_or_else(Block::default, |b| b()))
+                                .clone(),
+                        };
+                        let mut kernel = build_kernel::<N>(site, kinds_now, body);
+                        kernel.tile = dispatch.tile.clone();
+                        let (shader, needs, demoted) = lower(
+                            kernel.clone(),
+                            device.device.features()
+                                | wgpu::Features::SHADER_F64
+                                | wgpu::Features::SUBGROUP,
+                            device.device.limits().max_immediate_size,
+                            device.loop_guard.is_some(),
+                            &keep,
+                        )?;
+                        // Writable views the kernel only reads are bound read-only.
+                        for &i in &demoted {
+                            if let CaptureKind::Container { writable, .. } =
+                                &mut kernel.captures[i].1
+                            {
+                                *writable = false;
+                            }
+                        }
+                        check_resources(&needs, &view, site)?;
+                        if shader.uses_f64 && !view.accelerator().supports_double_precision() {
+                            return Err(Error::UnsupportedFeature {
+                                accelerator: view.accelerator().description().to_string(),
+                                feature: format!(
+                                    "double precision (f64), used by the kernel at {}",
+                                    site.span
+                                ),
+                            });
+                        }
+                        if shader.uses_subgroups
+                            && !device.device.features().contains(wgpu::Features::SUBGROUP)
+                        {
+                            return Err(Error::UnsupportedFeature {
+                                accelerator: view.accelerator().description().to_string(),
+                                feature: format!(
+                                    "subgroup operations (the SUBGROUP feature), used by the kernel at {}",
+                                    site.span
+                                ),
+                            });
+                        }
+                        // A panic inside the shader compilers (naga's back ends,
+                        // the driver's front end) is an error of this launch,
+                        // not of the caller's thread.
+                        let name = kernel.name.clone();
+                        let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            compile_gpu(device, kernel, shader)
+                        }))
+                        .unwrap_or_else(|payload| {
+                            let what = payload
+                                .downcast_ref::<String>()
+                                .cloned()
+                                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                                .unwrap_or_default();
+                            Err(Error::KernelCompile {
+                                kernel: name,
+                                message: format!(
+                                    "the shader compiler panicked (a bug in amp-rs or its compilers): {what}"
+                                ),
+                            })
+                        })?;
+                        let compiled = Arc::new(compiled);
+                        log::debug!(
+                            "kernel {} compiled for {} in {:.1} ms",
+                            site.span,
+                            view.accelerator(),
+                            started.elapsed().as_secs_f64() * 1e3
+                        );
+                        device
+                            .kernels
+                            .kernels
+                            .lock()
+                            .insert(key, Arc::clone(&compiled));
+                        compiled
                     }
-                    // A panic inside the shader compilers (naga's back ends,
-                    // the driver's front end) is an error of this launch,
-                    // not of the caller's thread.
-                    let name = kernel.name.clone();
-                    let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        compile_gpu(device, kernel, shader)
-                    }))
-                    .unwrap_or_else(|payload| {
-                        let what = payload
-                            .downcast_ref::<String>()
-                            .cloned()
-                            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                            .unwrap_or_default();
-                        Err(Error::KernelCompile {
-                            kernel: name,
-                            message: format!(
-                                "the shader compiler panicked (a bug in amp-rs or its compilers): {what}"
-                            ),
-                        })
-                    })?;
-                    let compiled = Arc::new(compiled);
-                    log::debug!(
-                        "kernel {} compiled for {} in {:.1} ms",
-                        site.span,
-                        view.accelerator(),
-                        started.elapsed().as_secs_f64() * 1e3
-                    );
-                    device
-                        .kernels
-                        .kernels
-                        .lock()
-                        .insert(key, Arc::clone(&compiled));
-                    compiled
+                };
+                let more: Vec<usize> = shared_with_writable(&compiled.writable, &kinds, &bound)
+                    .into_iter()
+                    .filter(|i| !keep.contains(i))
+                    .collect();
+                if more.is_empty() {
+                    break compiled;
                 }
+                keep.extend(more);
             };
             let words = param_words(&compiled.params, &dispatch.extent, dispatch.total, &bound);
             let max = view.accelerator().limits().max_tiles_per_dimension.max(1);
@@ -1007,9 +1069,13 @@ where
     }
 }
 
-/// The read-only container captures whose GPU buffer a writable capture of
-/// the same launch also binds.
-fn writably_shared(kinds: &[CaptureKind], bound: &[BoundOrScalar]) -> Vec<usize> {
+/// The container captures declared read-only (`writable[i]` false) whose
+/// GPU buffer a capture declared read-write also binds in this launch.
+fn shared_with_writable(
+    writable: &[bool],
+    kinds: &[CaptureKind],
+    bound: &[BoundOrScalar],
+) -> Vec<usize> {
     let buffer = |i: usize| match bound.get(i) {
         Some(BoundOrScalar::Container(c)) => match &c.binding {
             Some(DeviceBinding::Gpu(b)) => Some(b),
@@ -1017,19 +1083,11 @@ fn writably_shared(kinds: &[CaptureKind], bound: &[BoundOrScalar]) -> Vec<usize>
         },
         _ => None,
     };
-    let writable = |i: usize| matches!(kinds[i], CaptureKind::Container { writable: true, .. });
+    let declared = |i: usize| writable.get(i).copied().unwrap_or(false);
     (0..kinds.len())
+        .filter(|&i| matches!(kinds[i], CaptureKind::Container { .. }) && !declared(i))
         .filter(|&i| {
-            matches!(
-                kinds[i],
-                CaptureKind::Container {
-                    writable: false,
-                    ..
-                }
-            )
-        })
-        .filter(|&i| {
-            buffer(i).is_some_and(|b| (0..kinds.len()).any(|j| writable(j) && buffer(j) == Some(b)))
+            buffer(i).is_some_and(|b| (0..kinds.len()).any(|j| declared(j) && buffer(j) == Some(b)))
         })
         .collect()
 }

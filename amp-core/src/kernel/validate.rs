@@ -49,3 +49,82 @@ pub(crate) fn validate(
         })?;
     Ok(module)
 }
+
+/// The binding numbers of the read-write storage buffers of `module` that
+/// no statement stores to or accesses atomically: a kernel that only reads
+/// a writable view can bind it read-only.
+pub(crate) fn never_written(module: &naga::Module) -> Vec<u32> {
+    use naga::{Expression, Function, Handle, Statement};
+    /// The global variable a pointer expression points into, if any.
+    fn root(f: &Function, mut e: Handle<Expression>) -> Option<Handle<naga::GlobalVariable>> {
+        loop {
+            match f.expressions[e] {
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => e = base,
+                Expression::GlobalVariable(g) => return Some(g),
+                _ => return None,
+            }
+        }
+    }
+    fn walk(
+        block: &naga::Block,
+        f: &Function,
+        written: &mut std::collections::HashSet<Handle<naga::GlobalVariable>>,
+    ) {
+        for s in block.iter() {
+            match s {
+                Statement::Block(b) => walk(b, f, written),
+                Statement::If { accept, reject, .. } => {
+                    walk(accept, f, written);
+                    walk(reject, f, written);
+                }
+                Statement::Switch { cases, .. } => {
+                    for c in cases {
+                        walk(&c.body, f, written);
+                    }
+                }
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    walk(body, f, written);
+                    walk(continuing, f, written);
+                }
+                Statement::Store { pointer, .. } | Statement::Atomic { pointer, .. } => {
+                    if let Some(g) = root(f, *pointer) {
+                        written.insert(g);
+                    }
+                }
+                // A pointer into storage passed to a function would hide
+                // its writes: keep every storage buffer writable then.
+                Statement::Call { arguments, .. } => {
+                    for &a in arguments {
+                        if let Some(g) = root(f, a) {
+                            written.insert(g);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut written = std::collections::HashSet::new();
+    let functions = module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter().map(|e| &e.function));
+    for f in functions {
+        walk(&f.body, f, &mut written);
+    }
+    module
+        .global_variables
+        .iter()
+        .filter_map(|(h, g)| match g.space {
+            naga::AddressSpace::Storage { access }
+                if access.contains(naga::StorageAccess::STORE) && !written.contains(&h) =>
+            {
+                g.binding.as_ref().map(|b| b.binding)
+            }
+            _ => None,
+        })
+        .collect()
+}

@@ -836,5 +836,21 @@ fn read_only_and_writable_views_of_one_array() {
             again[n + i] = 0;
         }
         assert_same(&got, &again, &format!("{what} two writable sections"));
+
+        // Two writable views, one only read: GPUs bind a writable view the
+        // kernel never writes read-only, except where another binding of
+        // the launch writes its buffer.
+        let src = a.view();
+        let dst = a.view();
+        parallel_for_each!(&view, Extent::new([half]), |idx: Index<1>| {
+            dst[idx] = src[[idx[0] + half]] + 5;
+        })
+        .unwrap();
+        let got = a.to_vec().unwrap();
+        let mut third = again.clone();
+        for i in 0..n {
+            third[i] = again[n + i] + 5;
+        }
+        assert_same(&got, &third, &format!("{what} a writable view only read"));
     }
 }
