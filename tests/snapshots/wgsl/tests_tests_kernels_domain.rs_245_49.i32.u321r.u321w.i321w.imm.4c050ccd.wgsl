@@ -14,7 +14,7 @@ struct AmpParams {
     amp_c3_e0: i32,
     amp_c3_s0: u32,
 }
-@group(0) @binding(0) var<storage, read_write> big: array<u32>;
+@group(0) @binding(0) var<storage, read> big: array<u32>;
 @group(0) @binding(1) var<storage, read_write> good: array<u32>;
 @group(0) @binding(2) var<storage, read_write> first_bad: array<i32>;
 var<immediate> amp_p: AmpParams;

@@ -10,7 +10,7 @@ struct AmpParams {
     amp_c1_e0: i32,
     amp_c1_s0: u32,
 }
-@group(0) @binding(0) var<storage, read_write> p: array<f32>;
+@group(0) @binding(0) var<storage, read> p: array<f32>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 var<immediate> amp_p: AmpParams;
 

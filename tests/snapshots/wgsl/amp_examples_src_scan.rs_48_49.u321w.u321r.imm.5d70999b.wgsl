@@ -11,7 +11,7 @@ struct AmpParams {
     amp_c1_s0: u32,
 }
 @group(0) @binding(0) var<storage, read_write> data: array<u32>;
-@group(0) @binding(1) var<storage, read_write> tv: array<u32>;
+@group(0) @binding(1) var<storage, read> tv: array<u32>;
 var<immediate> amp_p: AmpParams;
 
 @compute @workgroup_size(256)

@@ -31,7 +31,7 @@ struct AmpParams {
 @group(0) @binding(1) var<storage, read_write> sv: array<i32>;
 @group(0) @binding(2) var<storage, read> sec: array<i32>;
 @group(0) @binding(3) var<storage, read_write> hv: array<array<i32, 5>>;
-@group(0) @binding(4) var<storage, read_write> arr: array<f32>;
+@group(0) @binding(4) var<storage, read> arr: array<f32>;
 var<immediate> amp_p: AmpParams;
 
 @compute @workgroup_size(256)

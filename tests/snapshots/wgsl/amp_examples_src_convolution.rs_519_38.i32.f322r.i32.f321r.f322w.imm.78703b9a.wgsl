@@ -20,7 +20,7 @@ struct AmpParams {
     amp_c4_s0: u32,
     amp_c4_s1: u32,
 }
-@group(0) @binding(0) var<storage, read_write> input: array<f32>;
+@group(0) @binding(0) var<storage, read> input: array<f32>;
 @group(0) @binding(1) var<storage, read> filter_: array<f32>;
 @group(0) @binding(2) var<storage, read_write> output: array<f32>;
 var<immediate> amp_p: AmpParams;
@@ -52,69 +52,69 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
     var tx: i32 = amp_local[1i];
     var row0: i32 = (amp_tile[0i] * 64i);
     var col: i32 = min(amp_global[1i], (amp_p.amp_s0 - 1i));
-    var first: i32 = (row0 - 1i);
+    var first: i32 = (row0 - 2i);
     var j: i32 = ty;
-    if ((j < 66i)) {
+    if ((j < 68i)) {
         let amp_t1 = array<i32, 2>(min(max((first + j), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j][tx] = input[amp_p.amp_c1_off + u32(amp_t1[0]) * amp_p.amp_c1_s0 + u32(amp_t1[1]) * amp_p.amp_c1_s1];
     }
     var j_1: i32 = (ty + 8i);
-    if ((j_1 < 66i)) {
+    if ((j_1 < 68i)) {
         let amp_t2 = array<i32, 2>(min(max((first + j_1), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_1][tx] = input[amp_p.amp_c1_off + u32(amp_t2[0]) * amp_p.amp_c1_s0 + u32(amp_t2[1]) * amp_p.amp_c1_s1];
     }
     var j_2: i32 = (ty + 16i);
-    if ((j_2 < 66i)) {
+    if ((j_2 < 68i)) {
         let amp_t3 = array<i32, 2>(min(max((first + j_2), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_2][tx] = input[amp_p.amp_c1_off + u32(amp_t3[0]) * amp_p.amp_c1_s0 + u32(amp_t3[1]) * amp_p.amp_c1_s1];
     }
     var j_3: i32 = (ty + 24i);
-    if ((j_3 < 66i)) {
+    if ((j_3 < 68i)) {
         let amp_t4 = array<i32, 2>(min(max((first + j_3), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_3][tx] = input[amp_p.amp_c1_off + u32(amp_t4[0]) * amp_p.amp_c1_s0 + u32(amp_t4[1]) * amp_p.amp_c1_s1];
     }
     var j_4: i32 = (ty + 32i);
-    if ((j_4 < 66i)) {
+    if ((j_4 < 68i)) {
         let amp_t5 = array<i32, 2>(min(max((first + j_4), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_4][tx] = input[amp_p.amp_c1_off + u32(amp_t5[0]) * amp_p.amp_c1_s0 + u32(amp_t5[1]) * amp_p.amp_c1_s1];
     }
     var j_5: i32 = (ty + 40i);
-    if ((j_5 < 66i)) {
+    if ((j_5 < 68i)) {
         let amp_t6 = array<i32, 2>(min(max((first + j_5), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_5][tx] = input[amp_p.amp_c1_off + u32(amp_t6[0]) * amp_p.amp_c1_s0 + u32(amp_t6[1]) * amp_p.amp_c1_s1];
     }
     var j_6: i32 = (ty + 48i);
-    if ((j_6 < 66i)) {
+    if ((j_6 < 68i)) {
         let amp_t7 = array<i32, 2>(min(max((first + j_6), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_6][tx] = input[amp_p.amp_c1_off + u32(amp_t7[0]) * amp_p.amp_c1_s0 + u32(amp_t7[1]) * amp_p.amp_c1_s1];
     }
     var j_7: i32 = (ty + 56i);
-    if ((j_7 < 66i)) {
+    if ((j_7 < 68i)) {
         let amp_t8 = array<i32, 2>(min(max((first + j_7), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_7][tx] = input[amp_p.amp_c1_off + u32(amp_t8[0]) * amp_p.amp_c1_s0 + u32(amp_t8[1]) * amp_p.amp_c1_s1];
     }
     var j_8: i32 = (ty + 64i);
-    if ((j_8 < 66i)) {
+    if ((j_8 < 68i)) {
         let amp_t9 = array<i32, 2>(min(max((first + j_8), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_8][tx] = input[amp_p.amp_c1_off + u32(amp_t9[0]) * amp_p.amp_c1_s0 + u32(amp_t9[1]) * amp_p.amp_c1_s1];
     }
     var j_9: i32 = (ty + 72i);
-    if ((j_9 < 66i)) {
+    if ((j_9 < 68i)) {
         let amp_t10 = array<i32, 2>(min(max((first + j_9), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_9][tx] = input[amp_p.amp_c1_off + u32(amp_t10[0]) * amp_p.amp_c1_s0 + u32(amp_t10[1]) * amp_p.amp_c1_s1];
     }
     var j_10: i32 = (ty + 80i);
-    if ((j_10 < 66i)) {
+    if ((j_10 < 68i)) {
         let amp_t11 = array<i32, 2>(min(max((first + j_10), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_10][tx] = input[amp_p.amp_c1_off + u32(amp_t11[0]) * amp_p.amp_c1_s0 + u32(amp_t11[1]) * amp_p.amp_c1_s1];
     }
     var j_11: i32 = (ty + 88i);
-    if ((j_11 < 66i)) {
+    if ((j_11 < 68i)) {
         let amp_t12 = array<i32, 2>(min(max((first + j_11), 0i), (amp_p.amp_s2 - 1i)), col);
         block[j_11][tx] = input[amp_p.amp_c1_off + u32(amp_t12[0]) * amp_p.amp_c1_s0 + u32(amp_t12[1]) * amp_p.amp_c1_s1];
     }
     var me: i32 = ((ty * 32i) + tx);
-    if ((me < 3i)) {
+    if ((me < 5i)) {
         taps[me] = filter_[amp_p.amp_c3_off + u32(me) * amp_p.amp_c3_s0];
     }
     workgroupBarrier();
@@ -124,6 +124,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         sum = (sum + (block[r][tx] * taps[0i]));
         sum = (sum + (block[(r + 1i)][tx] * taps[1i]));
         sum = (sum + (block[(r + 2i)][tx] * taps[2i]));
+        sum = (sum + (block[(r + 3i)][tx] * taps[3i]));
+        sum = (sum + (block[(r + 4i)][tx] * taps[4i]));
         if (((row0 + r) < amp_p.amp_s2)) {
             let amp_t13 = array<i32, 2>((row0 + r), amp_global[1i]);
             output[amp_p.amp_c4_off + u32(amp_t13[0]) * amp_p.amp_c4_s0 + u32(amp_t13[1]) * amp_p.amp_c4_s1] = sum;
@@ -133,6 +135,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         sum_1 = (sum_1 + (block[r_1][tx] * taps[0i]));
         sum_1 = (sum_1 + (block[(r_1 + 1i)][tx] * taps[1i]));
         sum_1 = (sum_1 + (block[(r_1 + 2i)][tx] * taps[2i]));
+        sum_1 = (sum_1 + (block[(r_1 + 3i)][tx] * taps[3i]));
+        sum_1 = (sum_1 + (block[(r_1 + 4i)][tx] * taps[4i]));
         if (((row0 + r_1) < amp_p.amp_s2)) {
             let amp_t14 = array<i32, 2>((row0 + r_1), amp_global[1i]);
             output[amp_p.amp_c4_off + u32(amp_t14[0]) * amp_p.amp_c4_s0 + u32(amp_t14[1]) * amp_p.amp_c4_s1] = sum_1;
@@ -142,6 +146,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         sum_2 = (sum_2 + (block[r_2][tx] * taps[0i]));
         sum_2 = (sum_2 + (block[(r_2 + 1i)][tx] * taps[1i]));
         sum_2 = (sum_2 + (block[(r_2 + 2i)][tx] * taps[2i]));
+        sum_2 = (sum_2 + (block[(r_2 + 3i)][tx] * taps[3i]));
+        sum_2 = (sum_2 + (block[(r_2 + 4i)][tx] * taps[4i]));
         if (((row0 + r_2) < amp_p.amp_s2)) {
             let amp_t15 = array<i32, 2>((row0 + r_2), amp_global[1i]);
             output[amp_p.amp_c4_off + u32(amp_t15[0]) * amp_p.amp_c4_s0 + u32(amp_t15[1]) * amp_p.amp_c4_s1] = sum_2;
@@ -151,6 +157,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         sum_3 = (sum_3 + (block[r_3][tx] * taps[0i]));
         sum_3 = (sum_3 + (block[(r_3 + 1i)][tx] * taps[1i]));
         sum_3 = (sum_3 + (block[(r_3 + 2i)][tx] * taps[2i]));
+        sum_3 = (sum_3 + (block[(r_3 + 3i)][tx] * taps[3i]));
+        sum_3 = (sum_3 + (block[(r_3 + 4i)][tx] * taps[4i]));
         if (((row0 + r_3) < amp_p.amp_s2)) {
             let amp_t16 = array<i32, 2>((row0 + r_3), amp_global[1i]);
             output[amp_p.amp_c4_off + u32(amp_t16[0]) * amp_p.amp_c4_s0 + u32(amp_t16[1]) * amp_p.amp_c4_s1] = sum_3;
@@ -160,6 +168,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         sum_4 = (sum_4 + (block[r_4][tx] * taps[0i]));
         sum_4 = (sum_4 + (block[(r_4 + 1i)][tx] * taps[1i]));
         sum_4 = (sum_4 + (block[(r_4 + 2i)][tx] * taps[2i]));
+        sum_4 = (sum_4 + (block[(r_4 + 3i)][tx] * taps[3i]));
+        sum_4 = (sum_4 + (block[(r_4 + 4i)][tx] * taps[4i]));
         if (((row0 + r_4) < amp_p.amp_s2)) {
             let amp_t17 = array<i32, 2>((row0 + r_4), amp_global[1i]);
             output[amp_p.amp_c4_off + u32(amp_t17[0]) * amp_p.amp_c4_s0 + u32(amp_t17[1]) * amp_p.amp_c4_s1] = sum_4;
@@ -169,6 +179,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         sum_5 = (sum_5 + (block[r_5][tx] * taps[0i]));
         sum_5 = (sum_5 + (block[(r_5 + 1i)][tx] * taps[1i]));
         sum_5 = (sum_5 + (block[(r_5 + 2i)][tx] * taps[2i]));
+        sum_5 = (sum_5 + (block[(r_5 + 3i)][tx] * taps[3i]));
+        sum_5 = (sum_5 + (block[(r_5 + 4i)][tx] * taps[4i]));
         if (((row0 + r_5) < amp_p.amp_s2)) {
             let amp_t18 = array<i32, 2>((row0 + r_5), amp_global[1i]);
             output[amp_p.amp_c4_off + u32(amp_t18[0]) * amp_p.amp_c4_s0 + u32(amp_t18[1]) * amp_p.amp_c4_s1] = sum_5;
@@ -178,6 +190,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         sum_6 = (sum_6 + (block[r_6][tx] * taps[0i]));
         sum_6 = (sum_6 + (block[(r_6 + 1i)][tx] * taps[1i]));
         sum_6 = (sum_6 + (block[(r_6 + 2i)][tx] * taps[2i]));
+        sum_6 = (sum_6 + (block[(r_6 + 3i)][tx] * taps[3i]));
+        sum_6 = (sum_6 + (block[(r_6 + 4i)][tx] * taps[4i]));
         if (((row0 + r_6) < amp_p.amp_s2)) {
             let amp_t19 = array<i32, 2>((row0 + r_6), amp_global[1i]);
             output[amp_p.amp_c4_off + u32(amp_t19[0]) * amp_p.amp_c4_s0 + u32(amp_t19[1]) * amp_p.amp_c4_s1] = sum_6;
@@ -187,6 +201,8 @@ fn main(@builtin(workgroup_id) amp_wg: vec3<u32>, @builtin(num_workgroups) amp_n
         sum_7 = (sum_7 + (block[r_7][tx] * taps[0i]));
         sum_7 = (sum_7 + (block[(r_7 + 1i)][tx] * taps[1i]));
         sum_7 = (sum_7 + (block[(r_7 + 2i)][tx] * taps[2i]));
+        sum_7 = (sum_7 + (block[(r_7 + 3i)][tx] * taps[3i]));
+        sum_7 = (sum_7 + (block[(r_7 + 4i)][tx] * taps[4i]));
         if (((row0 + r_7) < amp_p.amp_s2)) {
             let amp_t20 = array<i32, 2>((row0 + r_7), amp_global[1i]);
             output[amp_p.amp_c4_off + u32(amp_t20[0]) * amp_p.amp_c4_s0 + u32(amp_t20[1]) * amp_p.amp_c4_s1] = sum_7;

@@ -20,7 +20,7 @@ struct AmpParams {
     amp_c4_s0: u32,
     amp_c4_s1: u32,
 }
-@group(0) @binding(0) var<storage, read_write> input: array<f32>;
+@group(0) @binding(0) var<storage, read> input: array<f32>;
 @group(0) @binding(1) var<storage, read> filter_: array<f32>;
 @group(0) @binding(2) var<storage, read_write> output: array<f32>;
 var<immediate> amp_p: AmpParams;

@@ -23,7 +23,7 @@ struct AmpParams {
     amp_c5_s0: u32,
 }
 @group(0) @binding(0) var<storage, read_write> sv: array<f32>;
-@group(0) @binding(1) var<storage, read_write> yv: array<f32>;
+@group(0) @binding(1) var<storage, read> yv: array<f32>;
 @group(0) @binding(2) var<storage, read_write> isv: array<i32>;
 @group(0) @binding(3) var<storage, read> iv: array<i32>;
 @group(0) @binding(4) var<storage, read_write> ov: array<u32>;

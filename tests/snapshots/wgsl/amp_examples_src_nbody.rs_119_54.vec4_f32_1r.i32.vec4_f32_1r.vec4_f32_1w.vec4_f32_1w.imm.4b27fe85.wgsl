@@ -17,8 +17,8 @@ struct AmpParams {
     amp_c4_e0: i32,
     amp_c4_s0: u32,
 }
-@group(0) @binding(0) var<storage, read_write> p: array<vec4<f32>>;
-@group(0) @binding(1) var<storage, read_write> v: array<vec4<f32>>;
+@group(0) @binding(0) var<storage, read> p: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> v: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> nv: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read_write> np: array<vec4<f32>>;
 var<immediate> amp_p: AmpParams;

@@ -12,7 +12,7 @@ struct AmpParams {
     amp_c2_s0: u32,
 }
 @group(0) @binding(0) var<storage, read_write> to: array<f32>;
-@group(0) @binding(1) var<storage, read_write> from_: array<f32>;
+@group(0) @binding(1) var<storage, read> from_: array<f32>;
 var<immediate> amp_p: AmpParams;
 
 @compute @workgroup_size(256)

@@ -21,8 +21,8 @@ struct AmpParams {
     amp_c3_s0: u32,
     amp_c3_s1: u32,
 }
-@group(0) @binding(0) var<storage, read_write> a: array<f32>;
-@group(0) @binding(1) var<storage, read_write> b: array<f32>;
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
 @group(0) @binding(2) var<storage, read_write> c: array<f32>;
 var<immediate> amp_p: AmpParams;
 
