@@ -181,7 +181,7 @@ pub mod kernel {
         Shape, ToBits,
     };
     pub use crate::kernel::native::{
-        AtomicAccess, CpuView, IntoIndex, Load, Store, TileArray, TileMemory, ops,
+        AtomicAccess, CpuView, IntoIndex, Load, Store, TileArray, TileMemory, WritableAccess, ops,
     };
     pub use crate::kernel::{
         KernelSite, Split, Threaded, TiledNative, compiled_sources, launch, launch_tiled,

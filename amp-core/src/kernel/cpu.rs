@@ -284,6 +284,7 @@ impl<E: crate::Element, const D: usize> LocalTile<E, D> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<E: crate::Element, const D: usize> native::Store<E, D> for LocalTile<E, D> {
     #[inline(always)]
     fn store(&self, idx: impl native::IntoIndex<D>, value: E) {
@@ -291,6 +292,7 @@ impl<E: crate::Element, const D: usize> native::Store<E, D> for LocalTile<E, D> 
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<E: crate::Element, const D: usize> native::AtomicAccess<E, D> for LocalTile<E, D> {
     #[inline(always)]
     fn atomic(&self, idx: impl native::IntoIndex<D>) -> crate::atomic::AtomicRef<'_, E> {

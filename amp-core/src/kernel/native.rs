@@ -171,7 +171,20 @@ pub trait Store<T, const N: usize> {
     fn store(&self, idx: impl IntoIndex<N>, value: T);
 }
 
-impl<T: Element, const N: usize> Store<T, N> for CpuView<T, N, ReadWrite> {
+/// The access of a view that a `#[kernel]` function writes through: only
+/// [`ReadWrite`]. A read-only view passed for such a parameter is reported
+/// in the user's terms.
+#[diagnostic::on_unimplemented(
+    message = "a read-only view is passed to a `#[kernel]` function parameter that writes through it",
+    label = "a read-only view (`ArrayView<T, N, ReadOnly>`)",
+    note = "pass a writable view (`ArrayView::new_mut`, `Array::view`), or take `&ArrayView<'_, T, N, ReadOnly>` where the function only reads"
+)]
+pub trait WritableAccess: crate::Access {}
+
+impl WritableAccess for ReadWrite {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Element, const N: usize, A: WritableAccess> Store<T, N> for CpuView<T, N, A> {
     #[inline]
     fn store(&self, idx: impl IntoIndex<N>, value: T) {
         let w = self.word(idx.into_index());
@@ -192,7 +205,8 @@ pub trait AtomicAccess<T, const N: usize> {
     fn atomic(&self, idx: impl IntoIndex<N>) -> crate::atomic::AtomicRef<'_, T>;
 }
 
-impl<T: Element, const N: usize> AtomicAccess<T, N> for CpuView<T, N, ReadWrite> {
+#[diagnostic::do_not_recommend]
+impl<T: Element, const N: usize, A: WritableAccess> AtomicAccess<T, N> for CpuView<T, N, A> {
     #[inline]
     fn atomic(&self, idx: impl IntoIndex<N>) -> crate::atomic::AtomicRef<'_, T> {
         let w = self.word(idx.into_index());
@@ -200,6 +214,7 @@ impl<T: Element, const N: usize> AtomicAccess<T, N> for CpuView<T, N, ReadWrite>
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<E: Element, const D: usize> AtomicAccess<E, D> for TileArray<'_, E, D> {
     fn atomic(&self, idx: impl IntoIndex<D>) -> crate::atomic::AtomicRef<'_, E> {
         let range = self.word_range(&idx.into_index());
@@ -796,6 +811,7 @@ impl<E: Element, const D: usize> TileArray<'_, E, D> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<E: Element, const D: usize> Store<E, D> for TileArray<'_, E, D> {
     fn store(&self, idx: impl IntoIndex<D>, value: E) {
         let range = self.word_range(&idx.into_index());

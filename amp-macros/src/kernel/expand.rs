@@ -1312,7 +1312,8 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
         deepen_paths(quote!((#pos, #binding)))
     });
     // The native function takes the CPU form of each view: writable ones
-    // exactly, read-only ones of any access (a writable view may be passed
+    // of a writable access (a read-only one is refused in the user's terms),
+    // read-only ones of any access (a writable view may be passed
     // where a read-only one is taken, as in C++ AMP).
     let mut sig = sig.clone();
     for (pos, b) in &f.bindings {
@@ -1326,7 +1327,7 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
         {
             let rank = *rank as usize;
             let access = if *writable {
-                quote!(::amp_core::ReadWrite)
+                quote!(impl ::amp_core::__private::kernel::WritableAccess)
             } else {
                 quote!(impl ::amp_core::Access)
             };
