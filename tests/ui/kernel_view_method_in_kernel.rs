@@ -7,7 +7,7 @@ fn main() {
     let mut out = [0i32; 16];
     let o = ArrayView::new_mut([16], &mut out).unwrap();
     parallel_for_each!(o.extent(), |i: Index<1>| {
-        let s = o.section([0], [4]);
+        let s = o.view_as([4, 4]);
         N = 5;
         o[i] = 1;
     })

@@ -64,6 +64,37 @@ enum Binding {
     /// A view parameter of a `#[kernel]` function: the capture id that
     /// stands for it ([`VIEW_PARAM_BASE`] + its number).
     View(u32),
+    /// A section of a captured view made in the kernel
+    /// (`let s = a.section(origin, extent);`): the view's capture, and the
+    /// locals that hold the section's origin (in the view) and extent.
+    Section {
+        capture: u32,
+        capture_name: Ident,
+        origin: (u32, Ident),
+        extent: (u32, Ident),
+    },
+}
+
+/// `let name = base.section(origin, extent);` or
+/// `let name = base.section_from(origin);`: the name and the call.
+fn section_let(l: &syn::Local) -> Option<(Ident, &syn::ExprMethodCall)> {
+    let syn::Pat::Ident(p) = &l.pat else {
+        return None;
+    };
+    if p.by_ref.is_some() || p.subpat.is_some() {
+        return None;
+    }
+    let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+    match strip_parens(&init.expr) {
+        syn::Expr::MethodCall(m)
+            if m.turbofish.is_none()
+                && ((m.method == "section" && m.args.len() == 2)
+                    || (m.method == "section_from" && m.args.len() == 1)) =>
+        {
+            Some((p.ident.clone(), m))
+        }
+        _ => None,
+    }
 }
 
 /// The capture ids of a `#[kernel]` function's view parameters start here
@@ -711,6 +742,8 @@ impl Resolver<'_> {
                 syn::Stmt::Local(l) => {
                     if let syn::Pat::Tuple(t) = &l.pat {
                         out.stmts.extend(self.local_tuple(l, t));
+                    } else if let Some((name, m)) = section_let(l) {
+                        out.stmts.extend(self.local_section(l, name, m));
                     } else if let Some(s) = self.local(l) {
                         out.stmts.push(s);
                     }
@@ -738,6 +771,123 @@ impl Resolver<'_> {
         }
         self.scopes.pop();
         out
+    }
+
+    /// `let s = a.section(origin, extent);` (or `a.section_from(origin)`)
+    /// of a captured view `a` (or of a section made before): binds the
+    /// origin and the extent to locals and `s` to the view with them, so
+    /// that `s[i]` reads `a[origin + i]` and `s.extent()` is the extent
+    /// (C++ AMP's `array_view::section` in `restrict(amp)` code).
+    fn local_section(&mut self, l: &syn::Local, name: Ident, m: &syn::ExprMethodCall) -> Vec<Stmt> {
+        let span = l.span();
+        let base_name = match strip_parens(&m.receiver) {
+            syn::Expr::Path(p) => self.path_ident(p),
+            _ => None,
+        };
+        let Some(base_name) = base_name else {
+            self.errors.at(
+                &m.receiver,
+                "a section in a kernel is made from a captured view by name: `let s = a.section(origin, extent);`",
+            );
+            return Vec::new();
+        };
+        let (capture, capture_name, base) = match self.lookup(&base_name.to_string()) {
+            None if !is_const_name(&base_name.to_string()) => {
+                let Some(c) = self.capture(&base_name) else {
+                    return Vec::new();
+                };
+                (c, base_name, None)
+            }
+            Some(Binding::View(c)) => (c, base_name, None),
+            Some(Binding::Section {
+                capture,
+                capture_name,
+                origin,
+                extent,
+            }) => (capture, capture_name, Some((origin, extent))),
+            _ => {
+                self.errors.at(
+                    &m.receiver,
+                    "`section` in a kernel is a method of captured views and arrays (and of sections made from them)",
+                );
+                return Vec::new();
+            }
+        };
+        let Some(relative) = self.index_value(&m.args[0]) else {
+            return Vec::new();
+        };
+        let local = |id: u32, n: &Ident| Expr {
+            kind: ExprKind::Local(id, n.clone()),
+            span,
+        };
+        let binary = |op: BinaryOp, a: Expr, b: Expr| Expr {
+            kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+            span,
+        };
+        let extent = if m.method == "section" {
+            let Some(e) = self.index_value(&m.args[1]) else {
+                return Vec::new();
+            };
+            e
+        } else {
+            // `section_from(origin)`: to the end of the view.
+            let whole = match &base {
+                Some((_, (id, n))) => local(*id, n),
+                None => Expr {
+                    kind: ExprKind::Extent(capture, capture_name.clone()),
+                    span,
+                },
+            };
+            binary(BinaryOp::Sub, whole, relative.clone())
+        };
+        let origin = match &base {
+            Some(((id, n), _)) => binary(BinaryOp::Add, local(*id, n), relative),
+            None => relative,
+        };
+        let mut out = Vec::new();
+        let mut bind = |this: &mut Self, what: &str, init: Expr| {
+            let n = Ident::new(&format!("__amp_{name}_{what}"), span);
+            let id = this.declare(&n);
+            out.push(Stmt {
+                kind: StmtKind::Let {
+                    local: id,
+                    name: n.clone(),
+                    mutable: false,
+                    ty: None,
+                    native_ty: None,
+                    init: Some(init),
+                },
+                span,
+            });
+            (id, n)
+        };
+        let origin = bind(self, "origin", origin);
+        let extent = bind(self, "extent", extent);
+        self.scopes.last_mut().expect("a scope").push((
+            name.to_string(),
+            Binding::Section {
+                capture,
+                capture_name,
+                origin,
+                extent,
+            },
+        ));
+        out
+    }
+
+    /// An index or extent argument: `[i, j]` as an index value, else the
+    /// expression.
+    fn index_value(&mut self, e: &syn::Expr) -> Option<Expr> {
+        match strip_parens(e) {
+            syn::Expr::Array(a) => {
+                let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
+                (parts.len() == a.elems.len()).then(|| Expr {
+                    kind: ExprKind::MakeIndex(parts, false),
+                    span: a.span(),
+                })
+            }
+            other => self.expr(other),
+        }
     }
 
     /// `let (a, b) = e;` as `let tmp = e; let a = tmp.0; let b = tmp.1;`.
@@ -1105,6 +1255,11 @@ impl Resolver<'_> {
                             p,
                             "a view parameter is assigned element by element: `a[i] = ..`",
                         );
+                        None
+                    }
+                    Some(Binding::Section { .. }) => {
+                        self.errors
+                            .at(p, "a section is assigned element by element: `s[i] = ..`");
                         None
                     }
                     None if is_const_name(&name.to_string()) => {
@@ -1506,6 +1661,41 @@ impl Resolver<'_> {
             Some(Binding::Local(id, alias)) => IndexBase::Local(id, alias.unwrap_or(name)),
             Some(Binding::Index) => IndexBase::KernelIndex(name),
             Some(Binding::View(c)) => IndexBase::Capture(c, name),
+            Some(Binding::Section {
+                capture,
+                capture_name,
+                origin,
+                ..
+            }) => {
+                // `s[i]`, `s[[i, j]]`, `s[i][j]`: the view's element at the
+                // section's origin plus the index.
+                let span = p.span();
+                let mut parts = Vec::new();
+                for i in &indices {
+                    let i = strip_usize_cast(i);
+                    parts.push(self.index_value(i)?);
+                }
+                let index = if parts.len() == 1 {
+                    parts.pop().expect("one index")
+                } else {
+                    Expr {
+                        kind: ExprKind::MakeIndex(parts, false),
+                        span,
+                    }
+                };
+                let at = Expr {
+                    kind: ExprKind::Binary(
+                        BinaryOp::Add,
+                        Box::new(Expr {
+                            kind: ExprKind::Local(origin.0, origin.1),
+                            span,
+                        }),
+                        Box::new(index),
+                    ),
+                    span,
+                };
+                return Some((IndexBase::Capture(capture, capture_name), vec![at]));
+            }
             Some(Binding::TileStatic(id)) => IndexBase::TileStatic(id, name),
             Some(Binding::TileScalar(_)) => {
                 self.errors.at(
@@ -1603,6 +1793,13 @@ impl Resolver<'_> {
                         Some(Binding::TileStatic(_)) => {
                             self.errors
                                 .at(p, "a tile_static array is used element by element: `a[i]`");
+                            return None;
+                        }
+                        Some(Binding::Section { .. }) => {
+                            self.errors.at(
+                                p,
+                                "a section made in a kernel is used element by element (`s[i]`) and by `s.extent()`; pass the whole view to #[kernel] functions",
+                            );
                             return None;
                         }
                         Some(Binding::TileScalar(id)) => ExprKind::TileLoad(
@@ -1769,6 +1966,12 @@ impl Resolver<'_> {
                     Some(name) if let Some(Binding::View(c)) = self.lookup(&name.to_string()) => {
                         ExprKind::Extent(c, name)
                     }
+                    Some(name)
+                        if let Some(Binding::Section { extent, .. }) =
+                            self.lookup(&name.to_string()) =>
+                    {
+                        ExprKind::Local(extent.0, extent.1)
+                    }
                     _ => {
                         self.errors.at(
                             &m.receiver,
@@ -1827,7 +2030,7 @@ impl Resolver<'_> {
                 let Some(b) = builtin(&name) else {
                     let message = if VIEW_METHODS.contains(&name.as_str()) {
                         format!(
-                            "`{name}` of a view or array is host code, not available inside kernels: index the captured view (`a[idx]`, `a[[i, j]]`) and read `a.extent()`; make sections and other views on the host and capture them"
+                            "`{name}` of a view or array is host code, not available inside kernels: index the captured view (`a[idx]`, `a[[i, j]]`) and read `a.extent()`; a section is made with its own `let` (`let s = a.section(origin, extent);`); make other views on the host and capture them"
                         )
                     } else {
                         format!(

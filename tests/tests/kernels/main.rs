@@ -15,6 +15,7 @@ mod matching;
 mod math;
 mod optimized;
 mod reliability;
+mod sections;
 mod smoke;
 mod stencil;
 mod tiled;

@@ -1,0 +1,92 @@
+//! Views made inside kernels (C++ AMP's `array_view::section` in
+//! `restrict(amp)` code): `let s = a.section(origin, extent);` and
+//! `a.section_from(origin)` of a captured view or of another section, read
+//! and written element by element, with `s.extent()`; on every
+//! accelerator against plain Rust on random inputs and random origins.
+
+use crate::kernel_support::*;
+use amp_core::prelude::*;
+use amp_tests::Rng;
+
+#[test]
+fn sections_made_inside_kernels_read_their_part_of_the_view() {
+    let (rows, cols) = (24usize, 40usize);
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(12_000 + k as u64);
+        let data = i32s(&mut rng, rows * cols, -1000, 1000);
+        let (r0, c0) = (rng.range(0, 16), rng.range(0, 24));
+        let mut out = vec![POISON_I32; 8 * 16];
+        {
+            let a = ArrayView::new([rows as i32, cols as i32], &data).unwrap();
+            let o = ArrayView::new_mut([8, 16], &mut out).unwrap();
+            parallel_for_each!(&view, o.extent(), |idx: Index<2>| {
+                let s = a.section([r0, c0], [8, 16]);
+                // A section of the section, to its end: 7 x 14.
+                let inner = s.section_from([1, 2]);
+                let e = inner.extent();
+                let mut v = s[idx] * 2;
+                if idx[0] < e[0] && idx[1] < e[1] {
+                    v += inner[idx];
+                }
+                // One row of it, indexed by two components.
+                let row = s.section([idx[0], 0], [1, 16]);
+                v += row[[0, 15]] + row[0][idx[1]];
+                o[idx] = v + e[0] * 100 + e[1];
+            })
+            .unwrap();
+        }
+        let at = |r: usize, c: usize| data[r * cols + c];
+        let (r0, c0) = (r0 as usize, c0 as usize);
+        let mut want = vec![0; 8 * 16];
+        for i in 0..8 {
+            for j in 0..16 {
+                let mut v = at(r0 + i, c0 + j) * 2;
+                if i < 7 && j < 14 {
+                    v += at(r0 + 1 + i, c0 + 2 + j);
+                }
+                v += at(r0 + i, c0 + 15) + at(r0 + i, c0 + j);
+                want[i * 16 + j] = v + 7 * 100 + 14;
+            }
+        }
+        assert_same(&out, &want, &format!("{what} origin ({r0}, {c0})"));
+    }
+}
+
+#[test]
+fn sections_made_inside_kernels_are_written_through() {
+    let n = 300usize;
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(12_100 + k as u64);
+        let src = i32s(&mut rng, n, -1000, 1000);
+        let off = rng.range(0, 100);
+        let mut out = vec![POISON_I32; n];
+        {
+            let s = ArrayView::new([n as i32], &src).unwrap();
+            let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+            // Every element once: the window [off, off + 200) doubled,
+            // written through a rank-1 section indexed by an `i32`; the
+            // rest copied.
+            parallel_for_each!(&view, o.extent(), |idx: Index<1>| {
+                let i = idx[0];
+                let window = o.section([off], [200]);
+                if i >= off && i < off + window.extent()[0] {
+                    window[i - off] = s[idx] * 2;
+                } else {
+                    o[idx] = s[idx];
+                }
+            })
+            .unwrap();
+        }
+        let off = off as usize;
+        let want: Vec<i32> = (0..n)
+            .map(|i| {
+                if (off..off + 200).contains(&i) {
+                    src[i] * 2
+                } else {
+                    src[i]
+                }
+            })
+            .collect();
+        assert_same(&out, &want, &format!("{what} window at {off}"));
+    }
+}
