@@ -695,21 +695,23 @@ impl AcceleratorView {
             Batch::Gpu { encoder, on_submit } => {
                 if let Some(device) = device {
                     // A batch the device refuses runs none of its commands:
-                    // reported by the next wait instead of lost silently
-                    // (wgpu reports it at once, in this thread, as an
-                    // uncaptured error: cheaper to count than an error
-                    // scope on every submission).
-                    let (before, _) = device.uncaptured_errors();
+                    // reported by the next wait instead of lost silently.
+                    // Error scopes are per thread, so another thread's
+                    // error is never blamed on this view (a count of the
+                    // device's uncaptured errors was: tests caught it).
+                    let scope = device
+                        .device
+                        .push_error_scope(wgpu::ErrorFilter::Validation);
                     let index = device.queue.submit([encoder.finish()]);
-                    let (after, e) = device.uncaptured_errors();
-                    if after == before {
-                        q.last_submission = Some(index);
-                    } else {
+                    match futures::executor::block_on(scope.pop()) {
                         // A refused submission's index cannot be waited for.
-                        log::error!("the device refused a batch of commands: {e}");
-                        self.inner.failures.push(Failure::new(Error::Runtime(format!(
-                            "the device refused a batch of commands, which did not run (a bug in amp-rs): {e}"
-                        ))));
+                        None => q.last_submission = Some(index),
+                        Some(e) => {
+                            log::error!("the device refused a batch of commands: {e}");
+                            self.inner.failures.push(Failure::new(Error::Runtime(format!(
+                                "the device refused a batch of commands, which did not run (a bug in amp-rs): {e}"
+                            ))));
+                        }
                     }
                 }
                 if had_commands {

@@ -179,10 +179,6 @@ struct Health {
     /// The first uncaptured validation or out-of-memory error, kept for
     /// diagnostics; operations that can fail that way use error scopes.
     uncaptured: Mutex<Option<String>>,
-    /// The latest uncaptured error and how many there were: wgpu reports
-    /// an error with no scope open at once, in the thread that caused it,
-    /// so a count read before and after a call tells whether it failed.
-    latest: Mutex<(u64, String)>,
 }
 
 impl DeviceContext {
@@ -217,10 +213,7 @@ impl DeviceContext {
             if internal {
                 on_error.lost.lock().get_or_insert(text.clone());
             }
-            on_error.uncaptured.lock().get_or_insert(text.clone());
-            let mut latest = on_error.latest.lock();
-            latest.0 += 1;
-            latest.1 = text;
+            on_error.uncaptured.lock().get_or_insert(text);
         }));
         let pipeline_cache = DiskPipelineCache::open(adapter, &device);
         let loop_guard =
@@ -253,12 +246,6 @@ impl DeviceContext {
             }),
             None => Ok(()),
         }
-    }
-
-    /// How many uncaptured wgpu errors were reported so far, and the text
-    /// of the latest.
-    pub(crate) fn uncaptured_errors(&self) -> (u64, String) {
-        self.health.latest.lock().clone()
     }
 
     /// The first uncaptured wgpu error, if any was reported.
