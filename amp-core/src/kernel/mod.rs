@@ -384,11 +384,7 @@ fn compile_gpu(
         immediates: shader.immediates,
         loop_guard: shader.loop_guard,
         source: shader.source,
-        writable: kernel
-            .captures
-            .iter()
-            .map(|(_, k)| matches!(k, CaptureKind::Container { writable: true, .. }))
-            .collect(),
+        writable: writable_flags(kernel.captures.iter().map(|(_, k)| k)),
         bind_groups: Mutex::new(Vec::new()),
     })
 }
@@ -738,29 +734,18 @@ where
             // binding of this launch also binds (one dispatch cannot bind a
             // buffer both read-only and read-write; wgpu refuses it). Such a
             // launch is a kernel instance of its own.
-            let declared = |kinds: &[CaptureKind]| -> Vec<bool> {
-                kinds
-                    .iter()
-                    .map(|k| matches!(k, CaptureKind::Container { writable: true, .. }))
-                    .collect()
-            };
-            let mut keep = shared_with_writable(&declared(&kinds), &kinds, &bound);
+            let mut keep = shared_with_writable(&writable_flags(&kinds), &kinds, &bound);
             let compiled = loop {
-                let mut kinds_now = kinds.clone();
-                for &i in &keep {
-                    if let CaptureKind::Container { writable, .. } = &mut kinds_now[i] {
-                        *writable = true;
-                    }
-                }
-                let key = if keep.is_empty() {
-                    key.clone()
-                } else {
+                // The common case (nothing kept) looks the kernel up by the
+                // launch's own key, without copying it.
+                let kept_key = (!keep.is_empty()).then(|| {
                     let (id, mut values) = key.clone();
                     values.push(u64::MAX);
                     values.extend(keep.iter().map(|&i| i as u64));
                     (id, values)
-                };
-                let cached = device.kernels.kernels.lock().get(&key).cloned();
+                });
+                let key = kept_key.as_ref().unwrap_or(&key);
+                let cached = device.kernels.kernels.lock().get(key).cloned();
                 let compiled = match cached {
                     Some(k) => {
                         log::trace!(
@@ -778,6 +763,12 @@ where
                                 .insert(build.take().map_or_else(Block::default, |b| b()))
                                 .clone(),
                         };
+                        let mut kinds_now = kinds.clone();
+                        for &i in &keep {
+                            if let CaptureKind::Container { writable, .. } = &mut kinds_now[i] {
+                                *writable = true;
+                            }
+                        }
                         let mut kernel = build_kernel::<N>(site, kinds_now, body);
                         kernel.tile = dispatch.tile.clone();
                         let (shader, needs, demoted) = lower(
@@ -849,7 +840,7 @@ where
                             .kernels
                             .kernels
                             .lock()
-                            .insert(key, Arc::clone(&compiled));
+                            .insert(key.clone(), Arc::clone(&compiled));
                         compiled
                     }
                 };
@@ -1067,6 +1058,14 @@ where
             )
         }
     }
+}
+
+/// Per capture: whether it is a container declared read-write.
+fn writable_flags<'k>(kinds: impl IntoIterator<Item = &'k CaptureKind>) -> Vec<bool> {
+    kinds
+        .into_iter()
+        .map(|k| matches!(k, CaptureKind::Container { writable: true, .. }))
+        .collect()
 }
 
 /// The container captures declared read-only (`writable[i]` false) whose
