@@ -475,14 +475,16 @@ pub fn matmul_vec4_on<A: Access, B: Access>(
             "matmul_vec4_on: {m}x{w} * {w}x{n} (the sizes of c must be multiples of 128, the shared size of 8)"
         )));
     }
+    // `b` and `c` as vectors first: a view that is not contiguous is
+    // refused before anything runs.
+    let b4 = b.reinterpret_as::<Float4>()?.view_as([w, n / 4])?;
+    let c4 = c.reinterpret_as::<Float4>()?.view_as([m, n / 4])?;
     let at = Array::<f32, 2>::new([w, m], view)?;
     crate::transpose::transpose_tiled_on(view, &at.view(), a)?;
     let at4 = at
         .reinterpret_as::<Float4>()?
         .view_as([w, m / 4])?
         .as_read_only();
-    let b4 = b.reinterpret_as::<Float4>()?.view_as([w, n / 4])?;
-    let c4 = c.reinterpret_as::<Float4>()?.view_as([m, n / 4])?;
     vec4_kernel(view, &c4, &at4, &b4, w)
 }
 

@@ -108,6 +108,43 @@ fn register_blocked_kernels_scalar_and_vector() {
 }
 
 #[test]
+fn the_vector_matmul_refuses_sizes_it_cannot_take() {
+    use amp_examples::matmul::matmul_vec4_on;
+    let view = Accelerator::cpu().default_view();
+    // Sizes of c not multiples of 128, a shared size not a multiple of 8,
+    // and a c that is not contiguous (a section of a wider matrix).
+    for (m, n, w) in [(64, 128, 8), (128, 128, 12)] {
+        let (a, b) = (
+            vec![1.0f32; (m * w) as usize],
+            vec![1.0f32; (w * n) as usize],
+        );
+        let mut c = vec![7.0f32; (m * n) as usize];
+        {
+            let av = amp_core::ArrayView::new([m, w], &a).unwrap();
+            let bv = amp_core::ArrayView::new([w, n], &b).unwrap();
+            let cv = amp_core::ArrayView::new_mut([m, n], &mut c).unwrap();
+            let err = matmul_vec4_on(&view, &cv, &av, &bv).unwrap_err();
+            assert!(
+                matches!(err, Error::InvalidArgument(_)),
+                "{m} {n} {w}: {err:?}"
+            );
+        }
+        assert!(c.iter().all(|&x| x == 7.0), "a refused call wrote to c");
+    }
+    let (a, b) = (vec![1.0f32; 128 * 8], vec![1.0f32; 8 * 128]);
+    let mut wide = vec![7.0f32; 128 * 256];
+    {
+        let av = amp_core::ArrayView::new([128, 8], &a).unwrap();
+        let bv = amp_core::ArrayView::new([8, 128], &b).unwrap();
+        let cv = amp_core::ArrayView::new_mut([128, 256], &mut wide).unwrap();
+        let half = cv.section([0, 0], [128, 128]).unwrap();
+        let err = matmul_vec4_on(&view, &half, &av, &bv).unwrap_err();
+        assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
+    }
+    assert!(wide.iter().all(|&x| x == 7.0), "a refused call wrote to c");
+}
+
+#[test]
 fn matrix_multiplication_refuses_bad_shapes() {
     let view = Accelerator::cpu().default_view();
     let (a, b) = (vec![1.0f32; 6], vec![1.0f32; 6]);
