@@ -9,6 +9,7 @@ use amp_examples::convolution::{
     TILE_SIZE, convolution_cpu, convolution_optimized, convolution_simple, convolution_tiling,
 };
 use amp_examples::matmul::{matmul_cpu, matmul_optimized, matmul_simple, matmul_tiled};
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 /// Values `k / 16` with small `k`: products and sums of a few hundred of
@@ -27,7 +28,7 @@ type Matmul = fn(
     i32,
 ) -> amp_core::Result<()>;
 
-#[test]
+#[amp_test]
 fn matrix_multiplication_simple_tiled_and_optimized() {
     // The last two are multiples of matmul_optimized's block (64, with a
     // shared dimension a multiple of 16); it falls back to the tiled kernel
@@ -65,7 +66,7 @@ fn matrix_multiplication_simple_tiled_and_optimized() {
     }
 }
 
-#[test]
+#[amp_test]
 fn register_blocked_kernels_scalar_and_vector() {
     use amp_examples::matmul::{matmul_blocked_on, matmul_vec4_on};
     // matmul_optimized takes the vector kernel for all of these; each
@@ -173,7 +174,7 @@ fn matrix_multiplication_refuses_bad_shapes() {
 type Convolution =
     fn(&amp_core::AcceleratorView, &mut [f32], &[f32], &[f32], i32, i32) -> amp_core::Result<()>;
 
-#[test]
+#[amp_test]
 fn separable_convolution_simple_tiled_and_optimized() {
     // (width, height, radius): single pixels, radius 0, lines shorter than a
     // tile, tiles that do not divide the image, the largest tiled radius,
@@ -222,7 +223,7 @@ fn separable_convolution_simple_tiled_and_optimized() {
     }
 }
 
-#[test]
+#[amp_test]
 fn convolution_keeps_its_intermediate_image_on_the_accelerator() {
     let (width, height, radius) = (200, 120, 4);
     for acc in accelerators() {
@@ -285,7 +286,7 @@ fn convolution_refuses_bad_shapes() {
     assert_eq!(out, [5.0; 12]);
 }
 
-#[test]
+#[amp_test]
 fn reduction_sums_like_the_cpu() {
     use amp_examples::reduction::{sum, sum_cpu};
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -314,7 +315,7 @@ fn reduction_sums_like_the_cpu() {
     }
 }
 
-#[test]
+#[amp_test]
 fn transpose_simple_and_tiled() {
     use amp_examples::transpose::{transpose_cpu, transpose_simple, transpose_tiled};
     type Transpose =
@@ -361,7 +362,7 @@ fn transpose_simple_and_tiled() {
 /// different devices and are gathered through the host), on random shapes
 /// with band edges inside and outside the optimised kernel's blocks; every
 /// element of the product checked (exact: small values).
-#[test]
+#[amp_test]
 fn multi_gpu_matrix_multiplication_over_every_accelerator_set() {
     use amp_examples::multi_gpu::matmul_multi;
     let accs = accelerators();

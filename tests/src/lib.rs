@@ -15,21 +15,116 @@ pub fn adapter_required() -> bool {
     std::env::var(REQUIRE_ADAPTER_VAR).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
-/// Every accelerator to test on: each wgpu adapter and the CPU accelerator.
+pub use amp_test_macros::amp_test;
+
+/// The kinds of accelerator an [`amp_test`] runs on, one test each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The CPU accelerator (test name `...::cpu`).
+    Cpu,
+    /// Every wgpu adapter (test name `...::wgpu`).
+    Wgpu,
+}
+
+thread_local! {
+    /// The kind of accelerator this thread's test runs on (`None`: all).
+    static TARGET: std::cell::Cell<Option<Target>> = const { std::cell::Cell::new(None) };
+}
+
+/// Set to a file's path to append the name of every WGSL snapshot the tests
+/// check to it (CI then finds snapshot files no test checks any more).
+pub const SNAPSHOT_LIST_VAR: &str = "AMP_SNAPSHOT_LIST";
+
+/// Runs `test` with [`accelerators`] narrowed to `target`: what the tests
+/// `#[amp_test]` generates call. `path` is the generated module's path
+/// (`kernels::arith::add_f32`), which names the test's WGSL snapshots.
+///
+/// On [`Target::Cpu`], the kernels the test launches on this thread are
+/// recorded, lowered for a reference device (no GPU needed), and each
+/// distinct one is compared with its snapshot in `tests/snapshots/wgsl`
+/// (`kernels__arith__add_f32.snap`, then `-2`, `-3`, ... in the order of
+/// their first launch) with `insta`: a changed or new kernel fails the test
+/// and writes a `.snap.new` file to review (`cargo insta review`, or
+/// `INSTA_UPDATE=always` to accept every change).
 ///
 /// # Panics
 ///
-/// If [`adapter_required`] and no wgpu adapter exists.
+/// If `test` panics, or a snapshot differs.
+pub fn run_on<R>(target: Target, path: &str, test: impl FnOnce() -> R) -> R {
+    TARGET.with(|t| t.set(Some(target)));
+    let snapshots = target == Target::Cpu;
+    if snapshots {
+        amp_core::__private::snapshot::start();
+    }
+    let result = test();
+    if snapshots {
+        check_snapshots(path, &amp_core::__private::snapshot::finish());
+    }
+    TARGET.with(|t| t.set(None));
+    result
+}
+
+/// Compares the recorded kernels of the test at `path` with their
+/// snapshots.
+fn check_snapshots(path: &str, kernels: &[amp_core::__private::snapshot::Recorded]) {
+    let base = path.replace("::", "__");
+    let names: Vec<String> = (0..kernels.len())
+        .map(|i| {
+            if i == 0 {
+                base.clone()
+            } else {
+                format!("{base}-{}", i + 1)
+            }
+        })
+        .collect();
+    if let Ok(list) = std::env::var(SNAPSHOT_LIST_VAR)
+        && !names.is_empty()
+    {
+        use std::io::Write;
+        let lines: String = names.iter().map(|n| format!("{n}.snap\n")).collect();
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&list)
+            .and_then(|mut f| f.write_all(lines.as_bytes()));
+        if let Err(e) = written {
+            panic!("{SNAPSHOT_LIST_VAR}={list}: {e}");
+        }
+    }
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots/wgsl");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        for (name, kernel) in names.iter().zip(kernels) {
+            insta::assert_snapshot!(name.as_str(), &*kernel.wgsl);
+        }
+    });
+}
+
+/// Every accelerator to test on: each wgpu adapter and the CPU accelerator,
+/// narrowed to one kind inside an [`amp_test`].
+///
+/// # Panics
+///
+/// If [`adapter_required`], wgpu adapters are wanted and none exists.
 pub fn accelerators() -> Vec<Accelerator> {
     let all = Accelerator::all();
-    if adapter_required() {
+    let target = TARGET.with(std::cell::Cell::get);
+    if adapter_required() && target != Some(Target::Cpu) {
         assert!(
             all.iter().any(|a| !a.is_cpu()),
             "{REQUIRE_ADAPTER_VAR} is set but no wgpu adapter was found \
              (install a Vulkan driver, e.g. mesa-vulkan-drivers for lavapipe); found: {all:?}"
         );
     }
-    all
+    all.into_iter()
+        .filter(|a| match target {
+            None => true,
+            Some(Target::Cpu) => a.is_cpu(),
+            Some(Target::Wgpu) => !a.is_cpu(),
+        })
+        .collect()
 }
 
 /// The wgpu adapters only (possibly none, unless [`adapter_required`]).

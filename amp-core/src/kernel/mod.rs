@@ -17,6 +17,7 @@ pub(crate) mod math;
 pub(crate) mod native;
 pub(crate) mod passes;
 pub(crate) mod resources;
+pub(crate) mod snapshot;
 pub(crate) mod typeck;
 pub(crate) mod validate;
 pub(crate) mod wgsl;
@@ -723,12 +724,24 @@ where
         },
     };
     let kinds = captures.kinds();
+    let mut build = Some(build);
+    let mut block: Option<Block> = None;
+    // Tests record the kernels they launch, lowered for a reference device
+    // on every accelerator (WGSL snapshots need no GPU).
+    if snapshot::recording() {
+        snapshot::record(&key, &site.span.to_string(), || {
+            let body = block
+                .insert(build.take().map_or_else(Block::default, |b| b()))
+                .clone();
+            let mut kernel = build_kernel::<N>(site, kinds.clone(), body);
+            kernel.tile = dispatch.tile.clone();
+            kernel
+        });
+    }
     match view.accelerator().device()? {
         Some(device) => {
             device.check()?;
             let (bound, _) = captures.bind_all(&view)?;
-            let mut build = Some(build);
-            let mut block: Option<Block> = None;
             // Captures declared read_write whatever their kind, and whether
             // or not the kernel writes them: those whose buffer a read_write
             // binding of this launch also binds (one dispatch cannot bind a
@@ -999,7 +1012,11 @@ where
                 match cache.get(&key) {
                     Some(known) => known.clone(),
                     None => {
-                        let mut kernel = build_kernel::<N>(site, kinds.clone(), build());
+                        let body = match block.take() {
+                            Some(b) => b,
+                            None => build.take().map_or_else(Block::default, |b| b()),
+                        };
+                        let mut kernel = build_kernel::<N>(site, kinds.clone(), body);
                         kernel.tile = dispatch.tile.clone();
                         let needs = measure_native(kernel);
                         cache.insert(key, needs.clone());

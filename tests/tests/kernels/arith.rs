@@ -13,6 +13,7 @@
 use crate::kernel_support::*;
 use amp_core::prelude::*;
 use amp_tests::Rng;
+use amp_tests::amp_test;
 
 fn wdiv(x: i32, y: i32) -> i32 {
     if y == 0 { x } else { x.wrapping_div(y) }
@@ -23,7 +24,7 @@ fn wrem(x: i32, y: i32) -> i32 {
 }
 
 /// `c = a + b` on `f32`: exact on every accelerator (IEEE addition).
-#[test]
+#[amp_test]
 fn add_f32() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(1000 + k as u64);
@@ -48,7 +49,7 @@ fn add_f32() {
 }
 
 /// `y = alpha * x + y` in place, with `alpha` a captured `f32`.
-#[test]
+#[amp_test]
 fn saxpy_f32() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(1100 + k as u64);
@@ -71,7 +72,7 @@ fn saxpy_f32() {
 }
 
 /// `i32` `+ - *` wrap on overflow; bit operators and unary `-`/`!`.
-#[test]
+#[amp_test]
 fn elementwise_i32_wrapping() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(1200 + k as u64);
@@ -133,7 +134,7 @@ fn elementwise_i32_wrapping() {
 }
 
 /// `u32` `+ - *` wrap; bit operators; comparisons as `u32` (unsigned order).
-#[test]
+#[amp_test]
 fn elementwise_u32_wrapping() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(1300 + k as u64);
@@ -188,7 +189,7 @@ fn elementwise_u32_wrapping() {
 
 /// `f64` arithmetic on accelerators with double precision; elsewhere the
 /// launch fails with `UnsupportedFeature`.
-#[test]
+#[amp_test]
 fn elementwise_f64() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(1400 + k as u64);
@@ -250,7 +251,7 @@ fn elementwise_f64() {
 
 /// `/` and `%` on `i32`: truncating like Rust, `MIN / -1 == MIN`,
 /// `MIN % -1 == 0`, `x / 0 == x`, `x % 0 == 0`.
-#[test]
+#[amp_test]
 fn i32_division_edge_cases() {
     let edges = [
         (i32::MIN, -1),
@@ -305,7 +306,7 @@ fn i32_division_edge_cases() {
 
 /// The same edge cases with constant operands: the WGSL writer must not
 /// turn them into constant expressions that the shader compiler rejects.
-#[test]
+#[amp_test]
 fn integer_edge_cases_with_constant_operands() {
     const ZERO: i32 = 0;
     const MINUS_ONE: i32 = -1;
@@ -367,7 +368,7 @@ fn integer_edge_cases_with_constant_operands() {
 }
 
 /// `/` and `%` on `u32`, with zero divisors.
-#[test]
+#[amp_test]
 fn u32_division() {
     for (k, (view, what)) in views(QueuingMode::Automatic).into_iter().enumerate() {
         let mut rng = Rng::new(1600 + k as u64);
@@ -415,7 +416,7 @@ fn u32_division() {
 /// Shifts take the amount modulo 32 (as `wrapping_shl`/`wrapping_shr`);
 /// `>>` is arithmetic on `i32` and logical on `u32`; the amount may be
 /// `i32` or `u32`; compound `<<=`/`>>=`.
-#[test]
+#[amp_test]
 fn shifts() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(1700 + k as u64);
@@ -485,7 +486,7 @@ fn shifts() {
 
 /// Casts from `f32` to every integer type saturate like Rust (`NaN -> 0`,
 /// negative to `u32` gives 0, huge gives `MAX`), and truncate toward zero.
-#[test]
+#[amp_test]
 fn casts_from_f32() {
     let edges = [
         0.0f32,
@@ -548,7 +549,7 @@ fn casts_from_f32() {
 
 /// Casts between `i32`, `u32`, `f32` and from `bool`: bit reinterpretation
 /// between the integers, rounding to the nearest `f32`.
-#[test]
+#[amp_test]
 fn casts_between_integers_and_to_f32() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(1900 + k as u64);
@@ -606,7 +607,7 @@ fn casts_between_integers_and_to_f32() {
 }
 
 /// Casts involving `f64` (on accelerators with double precision).
-#[test]
+#[amp_test]
 fn casts_with_f64() {
     let edges = [
         0.0f64,
@@ -687,7 +688,7 @@ fn casts_with_f64() {
 }
 
 /// Captured scalars of every type reach the kernel by value.
-#[test]
+#[amp_test]
 fn captured_scalars() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(2100 + k as u64);
@@ -737,7 +738,7 @@ fn captured_scalars() {
 }
 
 /// A captured `f64` (double precision accelerators only).
-#[test]
+#[amp_test]
 fn captured_f64_scalar() {
     for (view, what) in all_views() {
         let d: f64 = 1.0 / 3.0;
@@ -769,7 +770,7 @@ const NEG_SHIFT: f32 = -2.5;
 
 /// Constants (items and paths such as `i32::MAX`, `f32::consts::PI`) are
 /// inlined by value.
-#[test]
+#[amp_test]
 fn consts_inlined() {
     for (k, (view, what)) in default_views().into_iter().enumerate() {
         let mut rng = Rng::new(2200 + k as u64);
@@ -843,7 +844,7 @@ fn consts_inlined() {
 /// Unsuffixed float literals used with `f32` data are `f32` (the kernel
 /// runs on adapters without `f64`); an unconstrained `let x = 1.5;` is
 /// `f64`, so it runs only where double precision exists.
-#[test]
+#[amp_test]
 fn literal_inference() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(2300 + k as u64);
@@ -914,7 +915,7 @@ fn literal_inference() {
 
 /// Compound assignments to container elements (`+=`, `-=`, `*=`, `/=`,
 /// `%=`, `&=`, `|=`, `^=`) read and write the same element.
-#[test]
+#[amp_test]
 fn compound_assignment_on_elements() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(2400 + k as u64);
@@ -967,7 +968,7 @@ fn compound_assignment_on_elements() {
 
 /// `Array` captures: the launch goes to the array's own view when the
 /// macro names none.
-#[test]
+#[amp_test]
 fn arrays_launch_on_their_view() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(2500 + k as u64);
@@ -994,7 +995,7 @@ const F_ZERO: f32 = 0.0;
 /// Non-finite constants and constant operations whose result is not finite
 /// (`f32::MAX * 2.0`, `1.0 / 0.0`) give Rust's values: WGSL has no literal
 /// for them and rejects non-finite constant expressions.
-#[test]
+#[amp_test]
 fn non_finite_float_constants() {
     for (view, what) in all_views() {
         let mut out = vec![0.0f32; 8];

@@ -12,6 +12,7 @@
 use crate::kernel_support::*;
 use amp_core::prelude::*;
 use amp_tests::Rng;
+use amp_tests::amp_test;
 
 /// Work items per test kernel, and the cells they share.
 const N: usize = 4099;
@@ -36,7 +37,7 @@ fn edge_u32s(rng: &mut Rng, n: usize) -> Vec<u32> {
 /// A histogram: `atomic_fetch_inc` on random bins. The tickets each work
 /// item gets back are, bin by bin, a permutation of `0..count`: no two work
 /// items saw the same old value.
-#[test]
+#[amp_test]
 fn histogram_tickets_are_unique() {
     for (k, (view, label)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(8100 + k as u64);
@@ -120,7 +121,7 @@ fn check_olds<T: Copy + std::fmt::Debug>(
     }
 }
 
-#[test]
+#[amp_test]
 fn integer_operations_match_rust() {
     for (k, (view, label)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(8200 + k as u64);
@@ -165,7 +166,7 @@ fn integer_operations_match_rust() {
     }
 }
 
-#[test]
+#[amp_test]
 fn unsigned_operations_match_rust() {
     for (k, (view, label)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(8300 + k as u64);
@@ -205,7 +206,7 @@ fn unsigned_operations_match_rust() {
 
 /// `atomic_exchange` (`i32` and `f32`): every value put in comes out once,
 /// either as some work item's old value or as a cell's final value.
-#[test]
+#[amp_test]
 fn exchange_loses_no_value() {
     fn accounted<T: Copy + PartialOrd + std::fmt::Debug>(
         init: &[T],
@@ -242,7 +243,7 @@ fn exchange_loses_no_value() {
 
 /// `f32` add and sub (a compare-exchange loop on GPUs): integer-valued
 /// operands, so that every order gives the exact sum.
-#[test]
+#[amp_test]
 fn float_add_and_sub_are_exact_on_integers() {
     for (k, (view, label)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(8500 + k as u64);
@@ -267,7 +268,7 @@ fn float_add_and_sub_are_exact_on_integers() {
 /// plain reads of the same view; a first guess that is wrong on purpose
 /// (`i32::MIN + 1`) must fail and be corrected. The count of failed
 /// exchanges of each work item is written, so every element is checked.
-#[test]
+#[amp_test]
 fn compare_exchange_builds_a_maximum() {
     for (k, (view, label)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(8600 + k as u64);
@@ -314,7 +315,7 @@ fn compare_exchange_builds_a_maximum() {
 /// global one with `atomic_fetch_add`, in the CPU accelerator's split form
 /// and in its threaded form (a local used across a barrier and declared
 /// twice sends the kernel there).
-#[test]
+#[amp_test]
 fn tile_static_histograms() {
     const T: i32 = 64;
     const BINS: i32 = 16;
@@ -389,7 +390,7 @@ fn tile_static_histograms() {
 /// Plain writes and compound assignments to a view that atomics also touch
 /// in the same kernel (its WGSL binding is atomic: every access is an
 /// atomic built-in).
-#[test]
+#[amp_test]
 fn mixed_plain_and_atomic_access() {
     for (k, (view, label)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(8800 + k as u64);
@@ -425,7 +426,7 @@ fn mixed_plain_and_atomic_access() {
 /// group against its members' inputs. GPUs without `SUBGROUP` refuse the
 /// launch with `UnsupportedFeature`; the CPU accelerator has subgroups of
 /// one.
-#[test]
+#[amp_test]
 fn subgroup_operations_combine_the_work_items_of_a_subgroup() {
     const N: i32 = 1024;
     let mut rng = Rng::new(0x5B6_0001);

@@ -4,11 +4,12 @@
 //! an upper-case *variable* that changes between launches is still right.
 
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 const TILE: i32 = 8;
 
-#[test]
+#[amp_test]
 #[allow(non_snake_case)]
 fn upper_case_names_are_inlined_and_keyed_by_value() {
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -83,7 +84,7 @@ mod tables {
 /// module path, and copied whole into a local; an upper-case array variable
 /// is keyed by value like a scalar. Compared with the same formulas on the
 /// host (sums of small integers times exact weights: exact in `f32`).
-#[test]
+#[amp_test]
 #[allow(non_snake_case)]
 fn constant_arrays_are_inlined_and_indexed() {
     const N: i32 = 333;

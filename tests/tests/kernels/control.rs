@@ -12,9 +12,10 @@
 use crate::kernel_support::*;
 use amp_core::prelude::*;
 use amp_tests::Rng;
+use amp_tests::amp_test;
 
 /// An `if` / `else if` / `else` chain with nested `if`s, `&&` and `||`.
-#[test]
+#[amp_test]
 fn if_else_chain() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(3000 + k as u64);
@@ -70,7 +71,7 @@ fn if_else_chain() {
 
 /// `if` as an expression: nested, in arithmetic, as an index, as a `bool`,
 /// as a block's tail.
-#[test]
+#[amp_test]
 fn if_as_expression() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(3100 + k as u64);
@@ -120,7 +121,7 @@ fn if_as_expression() {
 }
 
 /// Blocks as expressions and as statements, with shadowing inside them.
-#[test]
+#[amp_test]
 fn block_expressions_and_shadowing() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(3200 + k as u64);
@@ -164,7 +165,7 @@ fn block_expressions_and_shadowing() {
 
 /// `while` with `break` and `continue`: Collatz steps (capped) and a sum
 /// that skips multiples of three.
-#[test]
+#[amp_test]
 fn while_with_break_and_continue() {
     fn collatz(mut n: u32) -> u32 {
         let mut steps = 0;
@@ -230,7 +231,7 @@ fn while_with_break_and_continue() {
 }
 
 /// `loop` with a counter, exited by `break` on a data-dependent condition.
-#[test]
+#[amp_test]
 fn loop_with_counter() {
     for (k, (view, what)) in views(QueuingMode::Immediate).into_iter().enumerate() {
         let mut rng = Rng::new(3400 + k as u64);
@@ -274,7 +275,7 @@ fn loop_with_counter() {
 
 /// `return` ends the work item early, at top level and inside a loop; an
 /// element it leaves keeps the value uploaded with the view.
-#[test]
+#[amp_test]
 fn early_return() {
     const KEPT: i32 = 12345;
     for (k, (view, what)) in all_views().into_iter().enumerate() {
@@ -338,7 +339,7 @@ fn early_return() {
 /// `for` over `a..b`, `a..=b` and `(a..b).step_by(s)` with run-time bounds,
 /// empty ranges, negative bounds, `u32` counters, and ranges ending at
 /// `i32::MAX` / `u32::MAX` (where a naive `i += s` overflows).
-#[test]
+#[amp_test]
 fn for_ranges() {
     fn reference(lo: i32, hi: i32, step: i32) -> [i32; 8] {
         let a: i32 = (lo..hi)
@@ -440,7 +441,7 @@ fn for_ranges() {
 
 /// Nested loops: `break` leaves only the inner loop, `continue` in the
 /// outer loop skips the rest of its body.
-#[test]
+#[amp_test]
 fn nested_loops() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(3700 + k as u64);
@@ -501,7 +502,7 @@ fn nested_loops() {
 
 /// Boolean logic: `&&` and `||` short-circuit around out-of-range reads,
 /// `!`, `==`/`!=` on `bool`, `bool` locals and a captured `bool`.
-#[test]
+#[amp_test]
 fn boolean_logic() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(3800 + k as u64);
@@ -561,7 +562,7 @@ fn boolean_logic() {
 /// Fixed-size local arrays: a sort of five values, a histogram with `+=`
 /// on elements, a 3x3 array of arrays, a typed array of weights, and copy
 /// semantics of `let b = a;`.
-#[test]
+#[amp_test]
 fn fixed_size_local_arrays() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(3900 + k as u64);
@@ -655,7 +656,7 @@ fn fixed_size_local_arrays() {
 
 /// A `let` without an initialiser, assigned on every path; `u32` loop
 /// counters; a loop whose bound is a captured scalar.
-#[test]
+#[amp_test]
 fn deferred_initialisation_and_u32_loops() {
     for (k, (view, what)) in default_views().into_iter().enumerate() {
         let mut rng = Rng::new(4000 + k as u64);
@@ -702,7 +703,7 @@ fn deferred_initialisation_and_u32_loops() {
 
 /// Locals and captures named like WGSL built-in functions (`select`,
 /// `clamp`, `min`, `trunc`, ...), which the generated code itself calls.
-#[test]
+#[amp_test]
 fn locals_named_like_wgsl_builtins() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(4100 + k as u64);

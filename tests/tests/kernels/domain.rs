@@ -16,6 +16,7 @@
 use crate::kernel_support::*;
 use amp_core::prelude::*;
 use amp_tests::Rng;
+use amp_tests::amp_test;
 
 /// Rank-1 domains of `n` work items.
 fn visit_1d(view: &AcceleratorView, n: i32, what: &str) {
@@ -48,7 +49,7 @@ fn visit_1d(view: &AcceleratorView, n: i32, what: &str) {
 
 /// Extents 1, 255, 256, 257, 1024 and 1025 (one workgroup, partial and
 /// whole workgroups).
-#[test]
+#[amp_test]
 fn rank_1_domains_visit_every_index_once() {
     for (view, what) in all_views() {
         for n in [1, 255, 256, 257, 1024, 1025] {
@@ -59,7 +60,7 @@ fn rank_1_domains_visit_every_index_once() {
 
 /// A (25, 41) domain, checked through a rank-2 view and through a rank-1
 /// view indexed by the row-major linear index computed in the kernel.
-#[test]
+#[amp_test]
 fn rank_2_domain_25_by_41() {
     for (view, what) in all_views() {
         let (h, w) = (25usize, 41usize);
@@ -90,7 +91,7 @@ fn rank_2_domain_25_by_41() {
 }
 
 /// A (5, 5, 41) domain.
-#[test]
+#[amp_test]
 fn rank_3_domain_5_5_41() {
     for (view, what) in all_views() {
         let e = [5usize, 5, 41];
@@ -128,7 +129,7 @@ fn rank_3_domain_5_5_41() {
 /// Rank-4 (3, 1, 7, 11) and rank-6 (2, 3, 4, 1, 5, 3) domains, each index
 /// packed in 4-bit fields, also written through a rank-1 view at the
 /// row-major linear index computed in the kernel.
-#[test]
+#[amp_test]
 fn rank_4_and_rank_6_domains() {
     fn pack(idx: &[usize]) -> u32 {
         idx.iter().fold(0u32, |acc, &v| (acc << 4) | v as u32)
@@ -217,7 +218,7 @@ fn rank_4_and_rank_6_domains() {
 /// per-dimension dispatch limit of wgpu): 65536 * 256 + 3 work items on
 /// GPUs (one 64 MiB `u32` array on the device; a second kernel checks it
 /// there and only per-chunk counts come back), 2^20 + 3 on the CPU.
-#[test]
+#[amp_test]
 fn large_1d_domain_beyond_65535_workgroups() {
     const MIX: u32 = 0x9E37_79B9;
     const CHUNK: i32 = 4096;
@@ -279,7 +280,7 @@ fn large_1d_domain_beyond_65535_workgroups() {
 /// Zero, negative and oversized extents (rank 1, 2, 3 and 6) fail with
 /// `InvalidComputeDomain`; no kernel is recorded, nothing is transferred,
 /// the data is unchanged, and a valid launch afterwards works.
-#[test]
+#[amp_test]
 fn invalid_domains_fail_before_anything_runs() {
     for (view, what) in all_views() {
         let mut data = vec![7u32; 16];
@@ -347,7 +348,7 @@ fn invalid_domains_fail_before_anything_runs() {
 
 /// A domain smaller than the captured views visits only its own indices:
 /// the rest of the (uploaded, not discarded) output keeps its values.
-#[test]
+#[amp_test]
 fn domain_smaller_than_the_views() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(8000 + k as u64);
@@ -379,7 +380,7 @@ fn domain_smaller_than_the_views() {
 /// it (its own extent, not its parent's) and an `Array`, in a plain and in
 /// a tiled kernel: row sums whose loop bound is read from the view, and
 /// the extents themselves, compared with the host's.
-#[test]
+#[amp_test]
 fn extents_of_captured_containers_in_kernels() {
     const ROWS: i32 = 37;
     const COLS: i32 = 23;
@@ -451,7 +452,7 @@ fn kernel_rem(x: i32, d: i32) -> i32 {
 /// `post_dec`), and `contains`, `size`, `RANK`: each work item writes 16
 /// results, compared with the host's `Index`/`Extent` operators on random
 /// captured values with edge components (0, -1, `i32::MIN`, `i32::MAX`).
-#[test]
+#[amp_test]
 fn index_and_extent_values_in_kernels_match_the_host() {
     const OUTS: usize = 16;
     const ROWS: i32 = 6;
@@ -593,7 +594,7 @@ fn scale_any_rank<const N: usize>(
 /// Kernels generic over their rank: `|i: Index<N>|` where `N` is a const
 /// generic parameter of the enclosing function; ranks 1, 2, 3 and 4 through
 /// the same function, on random data, every element checked.
-#[test]
+#[amp_test]
 fn kernels_generic_over_the_rank() {
     let mut rng = Rng::new(0xA11_4A4C);
     for (view, what) in all_views() {

@@ -4,6 +4,7 @@
 
 use amp_core::prelude::*;
 use amp_core::{Element, Float, Integer, kernel};
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 #[kernel]
@@ -48,7 +49,7 @@ mod nested {
     }
 }
 
-#[test]
+#[amp_test]
 fn kernels_call_functions() {
     const N: usize = 1000;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -94,7 +95,7 @@ fn kernels_call_functions() {
 
 /// `#[kernel]` functions of another crate (`amp_tests::kernel_fns`), plain
 /// and generic with a const parameter, called by path and through `use`.
-#[test]
+#[amp_test]
 fn kernels_call_functions_of_another_crate() {
     use amp_tests::kernel_fns::repeat_add;
     const N: usize = 777;
@@ -157,7 +158,7 @@ fn scale_add<T: amp_core::Float + Element>(
     .unwrap();
 }
 
-#[test]
+#[amp_test]
 fn kernels_in_generic_host_functions() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.default_view();
@@ -273,7 +274,7 @@ fn reverse_tile(data: &ArrayView<'_, i32, 1>, t: &TiledIndex<1>, width: i32) {
 /// passed on to another function, atomics through a parameter, and a tiled
 /// function with barriers; against plain Rust on fresh random inputs on
 /// every accelerator, every output element checked.
-#[test]
+#[amp_test]
 fn functions_take_views_and_the_tiled_index() {
     const TS: i32 = 64;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -398,7 +399,7 @@ fn accumulate(acc: &mut [f32; 4], x: f32) {
 /// another function; a generic one. Against plain
 /// Rust (the same functions called on the host) on random inputs, on every
 /// accelerator.
-#[test]
+#[amp_test]
 fn functions_take_mut_references_to_locals() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(QueuingMode::Automatic);

@@ -2,6 +2,7 @@
 //! with the same `match` in plain Rust on every accelerator.
 
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 const LIMIT: i32 = 40;
@@ -19,7 +20,7 @@ fn classify(v: i32) -> i32 {
     }
 }
 
-#[test]
+#[amp_test]
 fn match_on_integers() {
     const N: usize = 4096;
     for (k, acc) in accelerators().into_iter().enumerate() {

@@ -12,10 +12,11 @@
 use crate::kernel_support::*;
 use amp_core::prelude::*;
 use amp_tests::Rng;
+use amp_tests::amp_test;
 
 /// Basic `f32` functions: `sqrt abs floor ceil trunc round fract min max
 /// clamp signum recip mul_add`, with exact halves for `round`.
-#[test]
+#[amp_test]
 fn f32_basic_functions() {
     let edges = [
         0.5f32,
@@ -145,7 +146,7 @@ fn f32_basic_functions() {
 }
 
 /// `exp exp2 ln log2 powf` on `f32`, within transcendental tolerance.
-#[test]
+#[amp_test]
 fn f32_exponential_functions() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(5100 + k as u64);
@@ -187,7 +188,7 @@ fn f32_exponential_functions() {
 }
 
 /// `sin cos tan asin acos atan atan2` on `f32`.
-#[test]
+#[amp_test]
 fn f32_trigonometry() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(5200 + k as u64);
@@ -250,7 +251,7 @@ fn f32_trigonometry() {
 }
 
 /// `sinh cosh tanh` on `f32`.
-#[test]
+#[amp_test]
 fn f32_hyperbolic() {
     for (k, (view, what)) in views(QueuingMode::Automatic).into_iter().enumerate() {
         let mut rng = Rng::new(5300 + k as u64);
@@ -280,7 +281,7 @@ fn f32_hyperbolic() {
 
 /// Integer `abs` (wrapping at `i32::MIN`), `min`, `max`, `clamp` on `i32`
 /// and `u32`.
-#[test]
+#[amp_test]
 fn integer_abs_min_max_clamp() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(5400 + k as u64);
@@ -337,7 +338,7 @@ fn integer_abs_min_max_clamp() {
 
 /// `count_ones leading_zeros trailing_zeros reverse_bits` on `i32` and
 /// `u32`, including 0, -1, `MIN` and `MAX`.
-#[test]
+#[amp_test]
 fn bit_functions() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(5500 + k as u64);
@@ -394,7 +395,7 @@ fn bit_functions() {
 
 /// Basic `f64` functions on double-precision accelerators (exact or to
 /// 1e-15); `UnsupportedFeature` elsewhere.
-#[test]
+#[amp_test]
 fn f64_basic_functions() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(5600 + k as u64);
@@ -527,7 +528,7 @@ fn f64_basic_functions() {
 /// `f64` transcendental functions: exact to `std` on the CPU accelerator;
 /// GPUs refuse them (`UnsupportedFeature`) because WGSL/SPIR-V only have
 /// them for `f32` (lavapipe silently computed garbage before).
-#[test]
+#[amp_test]
 fn f64_transcendental_functions() {
     for (view, what) in all_views() {
         let a: Vec<f64> = (1..=64).map(|i| f64::from(i) * 0.03).collect();
@@ -569,7 +570,7 @@ fn f64_transcendental_functions() {
 
 /// Float `%` truncates like Rust's (C `fmod`); WGSL computes
 /// `x - y * trunc(x / y)`, so the GPU result may differ by an ulp of `x`.
-#[test]
+#[amp_test]
 fn f32_remainder_and_division() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(5700 + k as u64);
@@ -615,7 +616,7 @@ fn f32_remainder_and_division() {
 
 /// A Newton iteration for square roots (a loop of divisions) converges to
 /// `sqrt` on every accelerator.
-#[test]
+#[amp_test]
 fn newton_square_root() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(5800 + k as u64);
@@ -653,7 +654,7 @@ fn newton_square_root() {
 /// integers and the selecting float functions exactly; `radians`, `rcp`,
 /// `smoothstep` and `mad` within 1e-6 relative (a GPU may divide within
 /// 2.5 ulp and fuse or reassociate multiplications).
-#[test]
+#[amp_test]
 fn direct3d_intrinsics_match_the_host() {
     use amp_core::direct3d::*;
     const N: usize = 1000;
@@ -789,7 +790,7 @@ fn direct3d_intrinsics_match_the_host() {
 /// `is_infinite`, `is_sign_negative`, `is_sign_positive`) against the same
 /// methods on the host: integers and the bit tests exactly, `powi` and
 /// `log10` within GPU precision.
-#[test]
+#[amp_test]
 fn rust_scalar_methods_match_the_host() {
     const N: usize = 1000;
     for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
@@ -940,7 +941,7 @@ fn rust_scalar_methods_match_the_host() {
 
 /// `rem_euclid`, `div_euclid` (wrapping; a zero divisor as for `%` and
 /// `/`), `abs_diff` and `u32::is_power_of_two` against Rust.
-#[test]
+#[amp_test]
 fn euclid_abs_diff_and_powers_of_two_match_rust() {
     const N: usize = 1000;
     for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
@@ -1023,7 +1024,7 @@ fn euclid_abs_diff_and_powers_of_two_match_rust() {
 /// signs, infinities, NaN), tiny arguments where the naive formulas cancel,
 /// and large ones where they overflow. Tolerances: GPU precision for the
 /// transcendental ones, exact for the Euclidean ones and `from_bits`.
-#[test]
+#[amp_test]
 fn rust_float_methods_wgsl_lacks_match_the_host() {
     const N: usize = 1200;
     for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
@@ -1147,7 +1148,7 @@ fn rust_float_methods_wgsl_lacks_match_the_host() {
 /// `mul_add`, `recip`, `exp`, `ln`, `cos`; `dot`, `length`, `distance`,
 /// `normalize`; `cross` of 3-component vectors; scalar * vector both ways;
 /// integer vector `abs`, `min`, `max`.
-#[test]
+#[amp_test]
 fn short_vector_math_matches_the_host() {
     const N: usize = 600;
     for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
@@ -1280,7 +1281,7 @@ fn short_vector_math_matches_the_host() {
 /// Short vectors captured by value, next to scalars (each vector at WGSL's
 /// alignment in the launch parameters), used in vector arithmetic and
 /// component by component; fresh random values each launch.
-#[test]
+#[amp_test]
 fn short_vectors_are_captured_by_value() {
     const N: usize = 256;
     for (k, acc) in amp_tests::accelerators().into_iter().enumerate() {
@@ -1384,7 +1385,7 @@ fn lgamma_reference(x: f64) -> (f64, f64) {
 /// `exp10`, `fdim`) in kernels against independent `f64` references (and
 /// against the same functions called on the host), with special values:
 /// zeros, infinities, NaN, negative integers (poles), large arguments.
-#[test]
+#[amp_test]
 fn precise_math_matches_f64_references() {
     use amp_core::precise_math::{cospi, erf, erfc, exp10, fdim, lgamma, rsqrt, sinpi, tgamma};
     const N: usize = 1500;
@@ -1517,7 +1518,7 @@ fn precise_math_matches_f64_references() {
 /// `v.yxwz()` of `Float4`/`Int3`/`UInt2` values in kernels, compared with
 /// the host's methods of the same names on random inputs; bit-exact (a
 /// swizzle moves components).
-#[test]
+#[amp_test]
 fn swizzles_match_the_host() {
     const N: usize = 300;
     let mut rng = Rng::new(0x5_1122);

@@ -9,6 +9,7 @@
 
 use amp_core::prelude::*;
 use amp_core::{Error, kernel};
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 /// Threads per tile side.
@@ -47,7 +48,7 @@ fn check_matmul(name: &str, n: usize, a: &[f32], b: &[f32], c: &[f32]) {
 /// its accumulators in a nested local array `[[f32; R]; R]` and operand
 /// rows in `[f32; R]` arrays, in loops over constants (`#[unroll]` on
 /// some): the passes turn every array into scalars on GPUs.
-#[test]
+#[amp_test]
 fn register_blocked_matmul_with_local_arrays() {
     let n = 2 * BM;
     let nu = n as usize;
@@ -114,7 +115,7 @@ fn register_blocked_matmul_with_local_arrays() {
 
 /// The same blocking over a flat `[f32; 16]` accumulator indexed
 /// `acc[i * R + j]`: the index arithmetic folds after unrolling.
-#[test]
+#[amp_test]
 fn flat_accumulator_indexed_by_arithmetic() {
     let n = 2 * BM;
     let nu = n as usize;
@@ -153,7 +154,7 @@ fn flat_accumulator_indexed_by_arithmetic() {
 /// A local array indexed by a value known only at run time stays an array
 /// (and reads what was stored at that index); one indexed by constants in
 /// the same kernel is split.
-#[test]
+#[amp_test]
 fn arrays_indexed_at_run_time_keep_their_semantics() {
     const N: i32 = 1000;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -208,7 +209,7 @@ fn stencil5_host(x: [f32; 5]) -> f32 {
 
 /// `#[unroll]` inside a `#[kernel]` function, with the function's local
 /// arrays split into scalars.
-#[test]
+#[amp_test]
 fn unroll_in_a_kernel_function() {
     const N: i32 = 777;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -237,7 +238,7 @@ fn unroll_in_a_kernel_function() {
 /// Division and remainder by constants (no guard on GPUs where the
 /// divisor is a constant other than 0 and -1) give Rust's wrapping
 /// results, `i32::MIN` included.
-#[test]
+#[amp_test]
 fn division_by_constants() {
     const N: i32 = 2048;
     const NEG: i32 = -7;
@@ -289,7 +290,7 @@ fn division_by_constants() {
 
 /// `#[unroll]` on a loop whose range is known only at run time is refused
 /// with the same error on every accelerator, before anything runs.
-#[test]
+#[amp_test]
 fn unroll_of_a_runtime_range_is_refused_everywhere() {
     const N: i32 = 64;
     for acc in accelerators() {
@@ -327,7 +328,7 @@ fn unroll_of_a_runtime_range_is_refused_everywhere() {
 /// `break` and `continue`, over bounds known only at run time and over
 /// constants, which unroll) visit Rust's values in Rust's order: an
 /// order-sensitive hash of the visited values is compared with Rust's.
-#[test]
+#[amp_test]
 fn reversed_ranges_visit_rusts_values_in_rusts_order() {
     const N: i32 = 600;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -436,7 +437,7 @@ fn sum_below(n: i32) -> i32 {
 
 /// `#[unroll]` that cannot be unrolled inside a `#[kernel]` function is
 /// refused with the same error on every accelerator.
-#[test]
+#[amp_test]
 fn unroll_of_a_runtime_range_in_a_function_is_refused_everywhere() {
     const N: i32 = 32;
     for acc in accelerators() {

@@ -4,12 +4,13 @@
 
 use crate::kernel_support::*;
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::{Rng, gpu_accelerators};
 
 /// Negating a negative constant (`-NEG`, `-R * T` with `R = -0.01`, as in
 /// C++ AMP's BlackScholes) is valid WGSL: it wrote `--0.5f` and every GPU
 /// launch failed while the CPU ran it.
-#[test]
+#[amp_test]
 fn negated_negative_constants() {
     const NEG: f32 = -0.5;
     const R: f32 = -0.01;
@@ -46,7 +47,7 @@ fn negated_negative_constants() {
 /// (D10): the grid's extra workgroups computed an index that wrapped past
 /// 2^32 and repeated the first 16 million work items. The CPU accelerator
 /// has no grid (and would take minutes in a debug build).
-#[test]
+#[amp_test(wgpu)]
 fn domains_near_two_to_the_32_run_each_work_item_once() {
     for acc in gpu_accelerators() {
         let view = acc.create_view(QueuingMode::Immediate);
@@ -71,7 +72,7 @@ fn domains_near_two_to_the_32_run_each_work_item_once() {
 /// A step that is 0 at run time skips the loop on every accelerator (D16:
 /// the CPU accelerator failed the launch, GPUs skipped the loop); a literal
 /// `step_by(0)` does not compile (`tests/ui/kernel_step_by_zero.rs`).
-#[test]
+#[amp_test]
 fn a_zero_step_skips_the_loop_everywhere() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(9510 + k as u64);
@@ -113,7 +114,7 @@ fn a_zero_step_skips_the_loop_everywhere() {
 /// Statements inside block and `if` expressions run where Rust runs them
 /// (D11): `&&` and `||` short-circuit their right operand's effects, and
 /// an operand is read before the statements of the operands after it.
-#[test]
+#[amp_test]
 fn effects_in_expressions_run_in_rust_order() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(9520 + k as u64);
@@ -188,7 +189,7 @@ fn effects_in_expressions_run_in_rust_order() {
 /// The index of a compound assignment is evaluated once, after the value
 /// (D12: the CPU form evaluated `arr[{ j += 1; j } as usize] += 5`'s index
 /// twice), on local arrays and containers alike.
-#[test]
+#[amp_test]
 fn compound_assignment_indices_are_evaluated_once() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(9530 + k as u64);
@@ -298,7 +299,7 @@ struct AmpParams {
 /// one kernel, and a struct may be named `AmpParams` (D13: WGSL used the
 /// bare Rust name, so both `State`s shared one declaration, and `AmpParams`
 /// collided with the parameter block).
-#[test]
+#[amp_test]
 fn structs_of_one_name_keep_their_layouts() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(9540 + k as u64);
@@ -352,7 +353,7 @@ fn structs_of_one_name_keep_their_layouts() {
 /// instead of WGSL that does not parse (D14: `Int2::new(7, 8) /
 /// Int2::new(0, 1)` and `Float2` overflow were constant-evaluated by the
 /// shader compiler, which rejects division by zero and infinities).
-#[test]
+#[amp_test]
 fn constant_vector_expressions() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(9550 + k as u64);
@@ -402,7 +403,7 @@ fn constant_vector_expressions() {
 /// (drivers cancel exponentials there) and of large ones, `%` (C's fmod,
 /// exact where the quotient is below 2^24), `atan(NaN)`. What drivers may
 /// still do differently is in docs/kernel-language.md (section 5).
-#[test]
+#[amp_test]
 fn float_special_values_match_rust() {
     let xs: Vec<f32> = vec![
         f32::NAN,
@@ -593,7 +594,7 @@ fn within32(got: f32, want: f32, rel: f32) -> bool {
 /// tiny arguments, exactly as Rust on every accelerator; the magnitude of
 /// `powf`, `atan`, `sinh` and `tanh` within the driver latitude documented
 /// in `docs/kernel-language.md`.
-#[test]
+#[amp_test]
 fn float_special_values() {
     let specials = special_f32s();
     for (k, (view, what)) in default_views().into_iter().enumerate() {
@@ -737,7 +738,7 @@ const TRANSCENDENTAL_REL: f32 = F32_TRANSCENDENTAL;
 
 /// `round`, `trunc`, `fract` and `%` on `f64` special values, exactly as
 /// Rust (lavapipe's own `f64` `trunc` is wrong from 2^31 on).
-#[test]
+#[amp_test]
 fn f64_round_and_rem_special_values() {
     let specials: Vec<f64> = special_f32s().into_iter().map(f64::from).collect();
     for (k, (view, what)) in default_views().into_iter().enumerate() {
@@ -799,7 +800,7 @@ fn f64_round_and_rem_special_values() {
 /// the launch used to do nothing there (no error, no write) while the CPU
 /// ran it. Also two writable sections of one array, one read through the
 /// other's neighbour.
-#[test]
+#[amp_test]
 fn read_only_and_writable_views_of_one_array() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(9900 + k as u64);

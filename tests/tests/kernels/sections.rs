@@ -7,8 +7,9 @@
 use crate::kernel_support::*;
 use amp_core::prelude::*;
 use amp_tests::Rng;
+use amp_tests::amp_test;
 
-#[test]
+#[amp_test]
 fn sections_made_inside_kernels_read_their_part_of_the_view() {
     let (rows, cols) = (24usize, 40usize);
     for (k, (view, what)) in all_views().into_iter().enumerate() {
@@ -52,7 +53,7 @@ fn sections_made_inside_kernels_read_their_part_of_the_view() {
     }
 }
 
-#[test]
+#[amp_test]
 fn sections_made_inside_kernels_are_written_through() {
     let n = 300usize;
     for (k, (view, what)) in all_views().into_iter().enumerate() {

@@ -1,7 +1,8 @@
 //! Smoke test of the kernel pipeline.
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 
-#[test]
+#[amp_test]
 fn smoke() {
     for acc in amp_tests::accelerators() {
         let view = acc.default_view();

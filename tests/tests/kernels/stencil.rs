@@ -12,9 +12,10 @@
 use crate::kernel_support::*;
 use amp_core::prelude::*;
 use amp_tests::Rng;
+use amp_tests::amp_test;
 
 /// A 3-tap 1-D blur; the borders clamp the neighbour index.
-#[test]
+#[amp_test]
 fn blur_1d_clamped() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(6000 + k as u64);
@@ -43,7 +44,7 @@ fn blur_1d_clamped() {
 
 /// A 3x3 box blur on a 2-D view, clamped at the borders, reading with both
 /// `a[[y, x]]` and `a[y][x]`.
-#[test]
+#[amp_test]
 fn blur_2d_box_clamped() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(6100 + k as u64);
@@ -94,7 +95,7 @@ fn blur_2d_box_clamped() {
 
 /// The 5-point Laplacian with `idx ± Index::new([..])`; the border copies
 /// the input.
-#[test]
+#[amp_test]
 fn laplacian_5_point() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(6200 + k as u64);
@@ -136,7 +137,7 @@ fn laplacian_5_point() {
 }
 
 /// A 7-point stencil on a rank-3 view with clamped neighbours.
-#[test]
+#[amp_test]
 fn stencil_3d_7_point() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(6300 + k as u64);
@@ -187,7 +188,7 @@ fn stencil_3d_7_point() {
 }
 
 /// Row sums: one work item per row loops over the columns.
-#[test]
+#[amp_test]
 fn row_sums() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(6400 + k as u64);
@@ -232,7 +233,7 @@ fn row_sums() {
 }
 
 /// A dot product per row: a matrix-vector product.
-#[test]
+#[amp_test]
 fn dot_product_per_row() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(6500 + k as u64);
@@ -268,7 +269,7 @@ fn dot_product_per_row() {
 }
 
 /// Inclusive prefix sums: element `(r, c)` sums row `r` up to `c`.
-#[test]
+#[amp_test]
 fn prefix_sums_per_element() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(6600 + k as u64);
@@ -298,7 +299,7 @@ fn prefix_sums_per_element() {
 }
 
 /// A transpose: `o[[j, i]] = a[[i, j]]` over the input's domain.
-#[test]
+#[amp_test]
 fn transpose() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(6700 + k as u64);
@@ -325,7 +326,7 @@ fn transpose() {
 
 /// Matrix multiplication over `Array`s: the launch goes to the arrays'
 /// view (the macro names none).
-#[test]
+#[amp_test]
 fn matmul_arrays() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(6800 + k as u64);
@@ -363,7 +364,7 @@ fn matmul_arrays() {
 /// Kernels over sections: the captured views start at an offset and (in
 /// 2-D) have a row stride wider than their extent; elements outside the
 /// written section keep their values.
-#[test]
+#[amp_test]
 fn kernels_over_sections() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(6900 + k as u64);
@@ -399,7 +400,7 @@ fn kernels_over_sections() {
 
 /// Jacobi relaxation of a 1-D heat equation: 40 launches ping-ponging
 /// between two views, with fixed boundary values.
-#[test]
+#[amp_test]
 fn jacobi_iterations() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(7000 + k as u64);
@@ -447,7 +448,7 @@ fn jacobi_iterations() {
 /// view (no host round trip), a host `set` is seen by its `get`, and
 /// `view[idx]` on it panics with a message naming `get` (it cannot hand out
 /// a `&T` into memory a writer may change).
-#[test]
+#[amp_test]
 fn read_only_views_of_writable_views_share_coherence() {
     let mut rng = Rng::new(0xA5_0001);
     for (view, what) in all_views() {

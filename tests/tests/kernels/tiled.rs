@@ -4,11 +4,12 @@
 //! compared with plain Rust on every accelerator.
 
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 const TS: i32 = 16;
 
-#[test]
+#[amp_test]
 fn tiled_matrix_multiplication() {
     let (m, w, n) = (64, 48, 80);
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -67,7 +68,7 @@ fn tiled_matrix_multiplication() {
     }
 }
 
-#[test]
+#[amp_test]
 fn tiled_index_fields_and_shared_memory() {
     // An 8x6 extent tiled 2x2 (and a 3-D boundary shape <64, 4, 4>).
     for acc in accelerators() {
@@ -132,7 +133,7 @@ fn tiled_index_fields_and_shared_memory() {
     }
 }
 
-#[test]
+#[amp_test]
 fn tiled_domain_errors() {
     for acc in accelerators() {
         let mut data = vec![7u32; 1764];
@@ -158,7 +159,7 @@ fn tiled_domain_errors() {
     }
 }
 
-#[test]
+#[amp_test]
 fn tiled_domain_errors_leave_data_unchanged() {
     // CONFORMANCE ch. 7: 1024 / 1023 and 1023 / 1024 do not divide; zero and
     // negative extents are invalid. Nothing runs, no data changes.
@@ -195,7 +196,7 @@ fn tiled_domain_errors_leave_data_unchanged() {
     }
 }
 
-#[test]
+#[amp_test]
 fn more_than_65535_tiles_in_a_dimension() {
     // 70 000 tiles of 2 threads along one dimension (beyond the 65535
     // workgroups a GPU dispatches per dimension), then 2 x 70 000 tiles of a
@@ -244,7 +245,7 @@ fn more_than_65535_tiles_in_a_dimension() {
     }
 }
 
-#[test]
+#[amp_test]
 fn barriers_after_divergent_loops_are_accepted_and_run() {
     // Threads leave the search loop at different iterations (a thread-
     // dependent `break`) and skip iterations (`continue`), then meet again

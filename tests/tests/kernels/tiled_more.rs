@@ -7,6 +7,7 @@
 
 use amp_core::kernel;
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 /// The tile of the reductions.
@@ -23,7 +24,7 @@ fn own_view(acc: &Accelerator) -> AcceleratorView {
 /// tree reduction, one barrier per halving step (outside the thread guard):
 /// `u32` with a `while` loop and `i32` with a `for` loop, both wrapping.
 /// Every thread also writes the tile's sum, read after the last barrier.
-#[test]
+#[amp_test]
 fn tile_static_tree_reduction_sums_each_tile() {
     const TILES: i32 = 40;
     let n = RT * TILES;
@@ -104,7 +105,7 @@ fn tile_static_tree_reduction_sums_each_tile() {
 /// A rank-3 domain [8, 12, 16] tiled <2, 4, 8>: every field of the
 /// `TiledIndex` of every thread, and a 3-D `tile_static` array whose mirrored
 /// element (written by another thread of the tile) each thread reads.
-#[test]
+#[amp_test]
 fn rank_3_tiled_index_fields_and_3d_tile_static() {
     const F: i32 = 16;
     let (e0, e1, e2) = (8i32, 12i32, 16i32);
@@ -166,7 +167,7 @@ fn rank_3_tiled_index_fields_and_3d_tile_static() {
 /// `f64` (2-D, where the accelerator has double precision), written by one
 /// thread and read by another after `wait_with_tile_static_memory_fence()`.
 /// The values are exact in binary, so the results are exact everywhere.
-#[test]
+#[amp_test]
 fn tile_static_f32_u32_f64_across_threads() {
     let (rows, cols) = (32i32, 48i32);
     let len = (rows * cols) as usize;
@@ -257,7 +258,7 @@ fn tile_static_f32_u32_f64_across_threads() {
 /// `wait_with_all_memory_fence()` separates the reads of a `tile_static`
 /// array from its rewrite, and `wait_with_tile_static_memory_fence()` orders
 /// the rewrite before the final reads.
-#[test]
+#[amp_test]
 fn transpose_with_the_four_barrier_kinds() {
     const B: i32 = 16;
     let (m, n) = (64i32, 48i32);
@@ -335,7 +336,7 @@ fn mix3_ref(a: i32, b: i32, c: i32) -> i32 {
 
 /// A tiled kernel calling `#[kernel]` functions, one taking an `Index<2>`,
 /// before and after the barrier.
-#[test]
+#[amp_test]
 fn tiled_kernel_calls_kernel_functions() {
     let (rows, cols) = (24i32, 40i32);
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -391,7 +392,7 @@ fn rotate_in_tile<const K: i32>(
     .unwrap();
 }
 
-#[test]
+#[amp_test]
 fn tiled_kernel_in_const_generic_host_function() {
     const N: i32 = 32 * 23;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -426,7 +427,7 @@ fn tiled_kernel_in_const_generic_host_function() {
 /// Padded domains (1-D 1000 tiled 16, 2-D [37, 23] tiled <8, 8>) with the
 /// loads and the writes guarded and the barrier outside the guard; and a
 /// truncated one, whose elements beyond the truncated extent stay untouched.
-#[test]
+#[amp_test]
 fn padded_and_truncated_tiled_domains() {
     const N: i32 = 1000;
     let (rows, cols) = (37i32, 23i32);
@@ -573,7 +574,7 @@ fn conv1d(
 /// padded last tile) and 37 (one partial tile, clamped on both sides). The
 /// inputs are multiples of 1/16 and the weights of 1/8, small enough that
 /// every sum is exact in any order (fused or not).
-#[test]
+#[amp_test]
 fn halo_stencil_through_tile_static() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = own_view(&acc);
@@ -623,7 +624,7 @@ fn reverse_in_tiles(
 
 /// The same tiled kernel launched five times on one view: twice with the
 /// same tile and different inputs, then with tiles of 64, 256 and 32 again.
-#[test]
+#[amp_test]
 fn one_tiled_kernel_with_several_inputs_and_tile_shapes() {
     const N: i32 = 1024;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -684,7 +685,7 @@ fn tile_prefix_max<const T: i32>(
     .unwrap();
 }
 
-#[test]
+#[amp_test]
 fn tile_shape_as_const_parameter_of_host_function() {
     const N: i32 = 960;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -714,7 +715,7 @@ fn tile_shape_as_const_parameter_of_host_function() {
 /// tile (a loop over a captured count, an `if` on a captured `bool`): each
 /// round rotates the tile's `tile_static` values by one, and the flip
 /// reverses them.
-#[test]
+#[amp_test]
 fn barriers_under_uniform_control_flow() {
     const N: i32 = 512;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -772,7 +773,7 @@ fn barriers_under_uniform_control_flow() {
 /// while the kernel was still running (whole tiles still held the poison).
 /// Host batches now run in submission order, and `flush`, `wait` and
 /// markers wait for every batch submitted before them.
-#[test]
+#[amp_test]
 fn cpu_view_shared_by_threads_waits_for_kernels() {
     const N: i32 = 64 * 64;
     for acc in accelerators() {
@@ -844,7 +845,7 @@ fn reverse_tiles<T: Element>(view: &AcceleratorView, data: &[T], out: &mut [T]) 
 /// `tile_static` arrays of short vectors (a per-tile sum of `Float4`s and
 /// their `dot` with the tile's first vector), of a `#[derive(Element)]`
 /// struct and of a generic `T: Element`, against plain Rust.
-#[test]
+#[amp_test]
 fn tile_static_arrays_of_vectors_structs_and_generic_elements() {
     const TS: i32 = 64;
     const TILES: usize = 6;
@@ -937,7 +938,7 @@ const POISON: i32 = 0xDEAD_BEEF_u32 as i32;
 /// atomics (C++ AMP's `tile_static int count;`); a per-tile count of the
 /// positive inputs and their maximum, in the CPU accelerator's split form
 /// and on every accelerator, against plain Rust.
-#[test]
+#[amp_test]
 fn tile_static_scalars() {
     const TS: i32 = 64;
     const TILES: usize = 7;
@@ -996,7 +997,7 @@ fn tile_static_scalars() {
 /// Collatz sequence of its input (exact integer steps, capped at `MAX`);
 /// every count and each tile's number of loop trips (the largest count of
 /// the tile) match the host's.
-#[test]
+#[amp_test]
 fn a_tile_breaks_out_of_a_loop_on_a_uniform_tile_static_flag() {
     const TS: i32 = 64;
     const MAX: u32 = 200;
@@ -1074,7 +1075,7 @@ fn a_tile_breaks_out_of_a_loop_on_a_uniform_tile_static_flag() {
 /// m[k];`, an array local), and a plane of a 3-D one: each work item sums
 /// the row and the plane its neighbour filled; against the host on random
 /// data on every accelerator.
-#[test]
+#[amp_test]
 fn rows_of_tile_static_arrays_are_values() {
     const TS: i32 = 8;
     let mut rng = Rng::new(0x2_0110);

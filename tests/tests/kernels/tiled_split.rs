@@ -8,6 +8,7 @@
 //! fresh random inputs on every accelerator.
 
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 const T: i32 = 64;
@@ -19,7 +20,7 @@ fn own_view(acc: &Accelerator) -> AcceleratorView {
 /// A uniform `break` out of a `loop` with barriers (tree reduction until
 /// the stride reaches zero), a uniform `continue` that skips a barrier
 /// step, and locals (`acc`, `stride`, `l`) that live across barriers.
-#[test]
+#[amp_test]
 fn uniform_break_and_continue_in_loops_with_barriers() {
     const TILES: i32 = 24;
     let n = T * TILES;
@@ -79,7 +80,7 @@ fn uniform_break_and_continue_in_loops_with_barriers() {
 /// A `continue` that only some work items take, at the end of a loop body
 /// with a barrier, and an early `return` that only some take after the last
 /// barrier: those work items skip the rest, the others go on.
-#[test]
+#[amp_test]
 fn divergent_continue_and_return_after_the_last_barrier() {
     const TILES: i32 = 16;
     let n = T * TILES;
@@ -136,7 +137,7 @@ fn divergent_continue_and_return_after_the_last_barrier() {
 /// An early `return` that whole tiles take before a barrier (uniform: it
 /// depends on the tile), and a `while` whose condition reads a local
 /// assigned between barriers.
-#[test]
+#[amp_test]
 fn uniform_return_before_a_barrier_and_while_on_a_local() {
     const TILES: i32 = 12;
     let n = T * TILES;
@@ -193,7 +194,7 @@ fn uniform_return_before_a_barrier_and_while_on_a_local() {
 
 /// Rank 2 and rank 3 tiles: a transpose through `tile_static` (rank 2) and
 /// a sum over the z axis of each 2x4x8 tile (rank 3).
-#[test]
+#[amp_test]
 fn rank_two_and_three_tiles_exchange_through_tile_static() {
     const S: i32 = 16;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -269,7 +270,7 @@ fn rank_two_and_three_tiles_exchange_through_tile_static() {
 /// A kernel outside what the split form covers (a local used across a
 /// barrier whose name is declared again) runs in the threaded form with the
 /// same results.
-#[test]
+#[amp_test]
 fn a_kernel_left_to_the_threaded_form_gives_the_same_results() {
     const TILES: i32 = 4;
     let n = T * TILES;
@@ -337,7 +338,7 @@ fn a_failing_split_kernel_leaves_data_as_it_was() {
 /// Reversed loops with barriers inside: a tree reduction whose strides
 /// come from `(0..levels).rev()`, over a captured level count (a loop the
 /// split form keeps at tile level) and over constants (unrolled on GPUs).
-#[test]
+#[amp_test]
 fn reversed_loops_with_barriers() {
     const TILES: i32 = 12;
     let n = T * TILES;

@@ -4,6 +4,7 @@
 
 use amp_core::kernel;
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 /// A `#[kernel]` function on vectors and tuples.
@@ -34,7 +35,7 @@ fn step(p: Particle, dt: f32) -> Particle {
     }
 }
 
-#[test]
+#[amp_test]
 fn structs_and_vectors_in_kernels() {
     const N: usize = 777;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -128,7 +129,7 @@ struct LaunchParams {
 /// array fields read in the kernel (rebuilt from the launch's parameter
 /// words on GPUs), with random values, on every accelerator; a second
 /// launch with other values reuses the compiled kernel and sees them.
-#[test]
+#[amp_test]
 fn structs_are_captured_by_value() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(QueuingMode::Automatic);

@@ -1,6 +1,7 @@
 //! Devices (C++ AMP spec chapter 3): enumeration, properties and views.
 
 use amp_core::{Accelerator, Error, QueuingMode};
+use amp_tests::amp_test;
 use amp_tests::{accelerators, adapter_required, gpu_accelerators};
 
 #[test]
@@ -47,7 +48,7 @@ fn enumeration_is_stable_and_paths_are_unique() {
     }
 }
 
-#[test]
+#[amp_test(wgpu)]
 fn a_wgpu_adapter_is_found_when_required() {
     let gpus = gpu_accelerators();
     if adapter_required() {
@@ -94,7 +95,7 @@ fn find_matches_paths_then_descriptions_and_reports_unknown_names() {
     }
 }
 
-#[test]
+#[amp_test]
 fn views_are_distinct_handles_with_their_queuing_mode() {
     for acc in accelerators() {
         let default = acc.default_view();

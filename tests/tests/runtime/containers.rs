@@ -27,6 +27,7 @@ use amp_core::__private::{launch_test_kernel, read_arg, write_arg};
 use amp_core::{
     Accelerator, AcceleratorView, Array, ArrayView, Element, Error, QueuingMode, TransferStatistics,
 };
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 // ---------------------------------------------------------------------------
@@ -324,22 +325,22 @@ fn synchronize_case<T: Word>(seed: u64) {
     }
 }
 
-#[test]
+#[amp_test]
 fn synchronize_puts_kernel_results_in_the_host_slice_u32() {
     synchronize_case::<u32>(100);
 }
 
-#[test]
+#[amp_test]
 fn synchronize_puts_kernel_results_in_the_host_slice_i32() {
     synchronize_case::<i32>(200);
 }
 
-#[test]
+#[amp_test]
 fn synchronize_puts_kernel_results_in_the_host_slice_f32() {
     synchronize_case::<f32>(300);
 }
 
-#[test]
+#[amp_test]
 fn synchronize_of_a_section_downloads_only_the_section() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in views_of(&acc) {
@@ -371,7 +372,7 @@ fn synchronize_of_a_section_downloads_only_the_section() {
     }
 }
 
-#[test]
+#[amp_test]
 fn dropping_the_last_view_writes_results_back() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in views_of(&acc) {
@@ -405,7 +406,7 @@ fn dropping_the_last_view_writes_results_back() {
     }
 }
 
-#[test]
+#[amp_test]
 fn read_only_views_are_never_copied_back() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in views_of(&acc) {
@@ -474,17 +475,17 @@ fn discard_case<T: Word>(seed: u64) {
     }
 }
 
-#[test]
+#[amp_test]
 fn discard_then_kernel_then_synchronize_u32() {
     discard_case::<u32>(700);
 }
 
-#[test]
+#[amp_test]
 fn discard_then_kernel_then_synchronize_f32() {
     discard_case::<f32>(800);
 }
 
-#[test]
+#[amp_test]
 fn writes_through_discarded_sections_do_not_reach_the_host() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in views_of(&acc) {
@@ -524,7 +525,7 @@ fn writes_through_discarded_sections_do_not_reach_the_host() {
 /// Port of the conformance suite's "discard_data with array_view" check:
 /// random (possibly overlapping) sections are written by a kernel and then
 /// discarded, many times; the source never changes.
-#[test]
+#[amp_test]
 fn repeatedly_discarded_section_writes_leave_the_source_unchanged() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.default_view();
@@ -558,7 +559,7 @@ fn repeatedly_discarded_section_writes_leave_the_source_unchanged() {
 // ---------------------------------------------------------------------------
 // Views with no data source
 
-#[test]
+#[amp_test]
 fn views_without_a_data_source_never_lose_their_only_copy() {
     let accs = accelerators();
     for (k, acc) in accs.iter().enumerate() {
@@ -596,7 +597,7 @@ fn views_without_a_data_source_never_lose_their_only_copy() {
 
 /// Port of the conformance suite's `refresh` check on views without a data
 /// source: refresh before and after kernels on two views never loses data.
-#[test]
+#[amp_test]
 fn refresh_of_views_without_a_data_source_loses_nothing() {
     for acc in accelerators() {
         let (v1, v2) = (acc.default_view(), acc.create_view(QueuingMode::Automatic));
@@ -628,7 +629,7 @@ fn refresh_of_views_without_a_data_source_loses_nothing() {
 /// over rewritten data must not see an earlier view's accelerator copy, and
 /// after `refresh` a second view copied from the first sees the new data too
 /// (on the host and in kernels).
-#[test]
+#[amp_test]
 fn refresh_sees_host_data_written_behind_the_views_back() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in views_of(&acc) {
@@ -660,7 +661,7 @@ fn refresh_sees_host_data_written_behind_the_views_back() {
     }
 }
 
-#[test]
+#[amp_test]
 fn refresh_makes_only_the_refreshed_region_stale_on_accelerators() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in views_of(&acc) {
@@ -704,7 +705,7 @@ fn refresh_makes_only_the_refreshed_region_stale_on_accelerators() {
 /// Port of the conformance check "write through the array's data on the
 /// accelerator, call refresh on a view of it": a view whose host copy of an
 /// array's element is current sees a kernel's write through another view.
-#[test]
+#[amp_test]
 fn refresh_of_an_array_view_sees_kernel_writes_through_other_views() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.default_view();
@@ -726,7 +727,7 @@ fn refresh_of_an_array_view_sees_kernel_writes_through_other_views() {
 // ---------------------------------------------------------------------------
 // Arrays: views of an array synchronize to the array's accelerator
 
-#[test]
+#[amp_test]
 fn array_views_synchronize_to_the_arrays_accelerator() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in views_of(&acc) {
@@ -902,7 +903,7 @@ fn overlapping_sections_steps(
 
 const SOURCES: [Origin; 3] = [Origin::HostSlice, Origin::Unbacked, Origin::Array];
 
-#[test]
+#[amp_test]
 fn overlapping_sections_read_back_consistently() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for (j, source) in SOURCES.into_iter().enumerate() {
@@ -930,7 +931,7 @@ fn overlapping_sections_stay_consistent_across_accelerators() {
 /// Two threads launch kernels at the same moment on two accelerator views
 /// (two views of one accelerator, or two accelerators), each writing its own
 /// half of one source; one `synchronize` then brings both halves home.
-#[test]
+#[amp_test]
 fn concurrent_views_writing_disjoint_sections_of_one_source() {
     let accs = accelerators();
     let mut pairs = Vec::new();
@@ -986,7 +987,7 @@ fn concurrent_views_writing_disjoint_sections_of_one_source() {
 // ---------------------------------------------------------------------------
 // Failures write nothing
 
-#[test]
+#[amp_test]
 fn f64_views_need_double_precision() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.default_view();
@@ -1027,7 +1028,7 @@ fn f64_views_need_double_precision() {
     }
 }
 
-#[test]
+#[amp_test]
 fn a_launch_that_cannot_allocate_writes_nothing() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(QueuingMode::Automatic);

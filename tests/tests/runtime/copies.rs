@@ -18,6 +18,7 @@ use amp_core::{
     Accelerator, AcceleratorView, Array, ArrayView, CopySource, CopyTarget, Element, Error,
     QueuingMode, copy, copy_async,
 };
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 const POISON: i32 = 0x5EAD_BEEF;
@@ -91,7 +92,7 @@ fn fresh_views(acc: &Accelerator) -> [AcceleratorView; 2] {
 // ---------------------------------------------------------------------------
 // Array to array
 
-#[test]
+#[amp_test]
 fn array_to_array_on_one_accelerator_copies_on_the_device() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in fresh_views(&acc) {
@@ -123,7 +124,7 @@ fn array_to_array_on_one_accelerator_copies_on_the_device() {
     }
 }
 
-#[test]
+#[amp_test]
 fn array_copies_include_host_writes_and_ignore_later_ones() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(QueuingMode::Automatic);
@@ -192,7 +193,7 @@ fn array_to_array_across_accelerators() {
 // ---------------------------------------------------------------------------
 // Host slices
 
-#[test]
+#[amp_test]
 fn slice_to_array_and_array_to_slice() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in fresh_views(&acc) {
@@ -211,7 +212,7 @@ fn slice_to_array_and_array_to_slice() {
     }
 }
 
-#[test]
+#[amp_test]
 fn view_to_slice_and_slice_to_view() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for how in HOWS {
@@ -249,7 +250,7 @@ fn view_to_slice_and_slice_to_view() {
 // ---------------------------------------------------------------------------
 // Views and arrays
 
-#[test]
+#[amp_test]
 fn view_to_array_and_array_to_view() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in fresh_views(&acc) {
@@ -345,7 +346,7 @@ fn view_to_view() {
     }
 }
 
-#[test]
+#[amp_test]
 fn a_copy_into_a_view_makes_accelerator_copies_stale() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(QueuingMode::Automatic);
@@ -383,7 +384,7 @@ fn a_copy_into_a_view_makes_accelerator_copies_stale() {
 // ---------------------------------------------------------------------------
 // Element types and shapes
 
-#[test]
+#[amp_test]
 fn f64_copies_where_double_precision_is_supported() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.default_view();
@@ -413,7 +414,7 @@ fn f64_copies_where_double_precision_is_supported() {
     }
 }
 
-#[test]
+#[amp_test]
 fn empty_copies_succeed() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
@@ -439,7 +440,7 @@ fn is_invalid(r: amp_core::Result<()>, ctx: &str) {
     assert!(matches!(r, Err(Error::InvalidArgument(_))), "{ctx}: {r:?}");
 }
 
-#[test]
+#[amp_test]
 fn mismatched_extents_are_errors_and_write_nothing() {
     let accs = accelerators();
     for (k, acc) in accs.iter().enumerate() {

@@ -3,9 +3,10 @@
 //! `UnsupportedFeature`, and nothing runs.
 
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::gpu_accelerators;
 
-#[test]
+#[amp_test(wgpu)]
 fn a_container_beyond_the_binding_limit_is_refused_at_launch() {
     for acc in gpu_accelerators() {
         let limits = acc.limits();

@@ -11,6 +11,7 @@ use std::time::Duration;
 use amp_core::__private::enqueue_probe_command;
 use amp_core::{AcceleratorView, QueuingMode};
 use amp_tests::accelerators;
+use amp_tests::amp_test;
 
 /// Records `n` probe commands and returns the counter they bump when run.
 fn probes(view: &AcceleratorView, n: usize, counter: &Arc<AtomicUsize>) {
@@ -23,7 +24,7 @@ fn probes(view: &AcceleratorView, n: usize, counter: &Arc<AtomicUsize>) {
     }
 }
 
-#[test]
+#[amp_test]
 fn immediate_mode_submits_every_command_at_once() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Immediate);
@@ -40,7 +41,7 @@ fn immediate_mode_submits_every_command_at_once() {
     }
 }
 
-#[test]
+#[amp_test]
 fn automatic_mode_batches_until_flush() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
@@ -74,7 +75,7 @@ fn automatic_mode_batches_until_flush() {
     }
 }
 
-#[test]
+#[amp_test]
 fn wait_and_markers_submit_the_batch() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
@@ -100,7 +101,7 @@ fn wait_and_markers_submit_the_batch() {
     }
 }
 
-#[test]
+#[amp_test]
 fn automatic_mode_submits_past_the_size_threshold() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
@@ -122,7 +123,7 @@ fn automatic_mode_submits_past_the_size_threshold() {
     }
 }
 
-#[test]
+#[amp_test]
 fn automatic_mode_submits_an_old_batch_when_the_next_command_comes() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
@@ -137,7 +138,7 @@ fn automatic_mode_submits_an_old_batch_when_the_next_command_comes() {
     }
 }
 
-#[test]
+#[amp_test]
 fn markers_are_futures_with_continuations() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
@@ -159,7 +160,7 @@ fn markers_are_futures_with_continuations() {
     }
 }
 
-#[test]
+#[amp_test]
 fn markers_on_an_idle_view_are_ready() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Immediate);
@@ -169,7 +170,7 @@ fn markers_on_an_idle_view_are_ready() {
     }
 }
 
-#[test]
+#[amp_test]
 fn one_view_is_safe_to_use_from_many_threads() {
     const THREADS: usize = 8;
     const PER_THREAD: usize = 150;
@@ -220,7 +221,7 @@ fn one_view_is_safe_to_use_from_many_threads() {
     }
 }
 
-#[test]
+#[amp_test]
 fn views_of_one_accelerator_queue_independently() {
     for acc in accelerators() {
         let a = acc.create_view(QueuingMode::Automatic);
@@ -243,7 +244,7 @@ fn views_of_one_accelerator_queue_independently() {
     }
 }
 
-#[test]
+#[amp_test(wgpu)]
 fn a_thousand_awaited_futures_share_one_waiter_thread_per_device() {
     let gpus = amp_tests::gpu_accelerators();
     for acc in &gpus {

@@ -10,11 +10,12 @@ use crate::kernel_support::*;
 use amp_core::prelude::*;
 use amp_core::{Error, Result, kernel};
 use amp_tests::accelerators;
+use amp_tests::amp_test;
 
 /// A continuation that panics neither escapes into the thread that
 /// completes the future nor stops the continuations after it (D17), on a
 /// ready future and on one that completes later.
-#[test]
+#[amp_test]
 fn a_panicking_continuation_harms_nothing_else() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
@@ -363,7 +364,7 @@ fn runaway_tiled_kernel_and_kernel_function_time_out() {
 /// A batch the device refuses (a runtime bug, forced here) is reported by
 /// the next wait instead of being dropped without a word; the view works
 /// afterwards.
-#[test]
+#[amp_test(wgpu)]
 fn a_refused_batch_is_reported() {
     for acc in amp_tests::gpu_accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);

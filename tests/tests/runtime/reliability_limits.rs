@@ -6,6 +6,7 @@ use crate::kernel_support::*;
 use amp_core::prelude::*;
 use amp_core::{Error, kernel};
 use amp_tests::Rng;
+use amp_tests::amp_test;
 
 /// Sentinel for `f32` outputs.
 const POISON_F32: f32 = -7.25e30;
@@ -13,7 +14,7 @@ const POISON_F32: f32 = -7.25e30;
 /// Loops of more than 65,535 iterations run to the end on every
 /// accelerator (Mesa's lavapipe cuts every loop there unless the writer
 /// works around it), in `while`, `loop` and `for` form, nested too.
-#[test]
+#[amp_test]
 fn long_loops_run_to_the_end() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         if is_llvmpipe(view.accelerator()) {
@@ -80,7 +81,7 @@ fn llvmpipe_ranks_below_the_cpu_accelerator() {
 /// A local array too large for any accelerator is refused at launch, on
 /// every accelerator, with a clear error and no data touched (it aborted
 /// the process on the CPU accelerator: a work item's stack overflowed).
-#[test]
+#[amp_test]
 fn huge_local_arrays_are_refused_everywhere() {
     for (view, what) in all_views() {
         let mut out = vec![POISON_F32; 64];
@@ -115,7 +116,7 @@ fn huge_local_arrays_are_refused_everywhere() {
 /// stack of a tiled work item in unoptimised builds), tiled or not. GPUs run
 /// a smaller one (LLVM takes minutes over a 200 KiB private array on
 /// lavapipe).
-#[test]
+#[amp_test]
 fn large_local_arrays_below_the_limit_run() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(9200 + k as u64);
@@ -200,7 +201,7 @@ fn pong(n: i32) -> i32 {
 /// Recursion, direct or mutual, is refused on every accelerator (GPUs have
 /// no call stack; the CPU accelerator ran it, and deep recursion aborted the
 /// process), and the data is untouched. The functions still run on the host.
-#[test]
+#[amp_test]
 fn recursion_is_refused_everywhere() {
     assert_eq!(factorial(5), 120);
     assert_eq!(ping(3), 4);
@@ -237,7 +238,7 @@ fn recursion_is_refused_everywhere() {
 /// `tile_static` arrays beyond the accelerator's `max_tile_static_bytes`
 /// are refused before anything runs (on GPUs nothing checked them: 1 GiB
 /// crashed lavapipe), and the data is untouched.
-#[test]
+#[amp_test]
 fn tile_static_beyond_the_limit_is_refused() {
     for (view, what) in all_views() {
         let limit = view.accelerator().limits().max_tile_static_bytes;
@@ -506,7 +507,7 @@ fn llvmpipe_loop_child() {
 /// thread of the tile (D7 refuses the other cases at compile time:
 /// `tests/ui/kernel_barrier_divergent_{and,or,while_condition}.rs`), and
 /// run on every accelerator.
-#[test]
+#[amp_test]
 fn uniform_barriers_in_conditions_run() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(9300 + k as u64);

@@ -17,6 +17,7 @@ use amp_core::{
     Accelerator, AcceleratorView, Array, ArrayView, Double3, Element, Error, Extent, Float3,
     Float4, Int2, QueuingMode, UInt3, copy,
 };
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 const SIZES: [usize; 3] = [0, 1, 1 << 20];
@@ -302,62 +303,62 @@ fn view_round_trip<T: Sample>(seed: u64) {
     }
 }
 
-#[test]
+#[amp_test]
 fn array_round_trip_i32() {
     array_round_trip::<i32>(6000);
 }
 
-#[test]
+#[amp_test]
 fn array_round_trip_u32() {
     array_round_trip::<u32>(6100);
 }
 
-#[test]
+#[amp_test]
 fn array_round_trip_f32() {
     array_round_trip::<f32>(6200);
 }
 
-#[test]
+#[amp_test]
 fn array_round_trip_f64() {
     array_round_trip::<f64>(6300);
 }
 
-#[test]
+#[amp_test]
 fn device_copy_round_trip_i32() {
     device_copy_round_trip::<i32>(6400);
 }
 
-#[test]
+#[amp_test]
 fn device_copy_round_trip_u32() {
     device_copy_round_trip::<u32>(6500);
 }
 
-#[test]
+#[amp_test]
 fn device_copy_round_trip_f32() {
     device_copy_round_trip::<f32>(6600);
 }
 
-#[test]
+#[amp_test]
 fn device_copy_round_trip_f64() {
     device_copy_round_trip::<f64>(6700);
 }
 
-#[test]
+#[amp_test]
 fn view_round_trip_i32() {
     view_round_trip::<i32>(6800);
 }
 
-#[test]
+#[amp_test]
 fn view_round_trip_u32() {
     view_round_trip::<u32>(6900);
 }
 
-#[test]
+#[amp_test]
 fn view_round_trip_f32() {
     view_round_trip::<f32>(7000);
 }
 
-#[test]
+#[amp_test]
 fn view_round_trip_f64() {
     view_round_trip::<f64>(7100);
 }
@@ -407,7 +408,7 @@ fn check_out_of_memory<T: std::fmt::Debug>(r: amp_core::Result<T>, limit: u64, c
     }
 }
 
-#[test]
+#[amp_test]
 fn allocations_beyond_max_buffer_size_are_out_of_memory_and_write_nothing() {
     for acc in accelerators() {
         let view = acc.create_view(QueuingMode::Automatic);
@@ -457,7 +458,7 @@ fn allocations_beyond_max_buffer_size_are_out_of_memory_and_write_nothing() {
     }
 }
 
-#[test]
+#[amp_test]
 fn extents_whose_byte_size_overflows_fail_cleanly() {
     // Padding near i32::MAX cannot be expressed.
     let tiled = Extent::new([i32::MAX - 1]).tile::<4>().unwrap();
@@ -501,7 +502,7 @@ fn extents_whose_byte_size_overflows_fail_cleanly() {
 }
 
 /// Every container path for short vectors and a derived struct.
-#[test]
+#[amp_test]
 fn vector_and_struct_round_trips() {
     fn all<T: Sample>(seed: u64) {
         array_round_trip::<T>(seed);

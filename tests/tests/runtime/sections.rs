@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use amp_core::__private::{launch_test_kernel, read_arg, write_arg};
 use amp_core::{AcceleratorView, Array, ArrayView, Element, Error, Extent};
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 // ---------------------------------------------------------------------------
@@ -219,7 +220,7 @@ fn affine(old: u32, v: u32) -> u32 {
 // ---------------------------------------------------------------------------
 // On the host
 
-#[test]
+#[amp_test]
 fn section_then_view_as_addresses_the_parent() {
     let data: Vec<i32> = (0..100).collect();
     let mut writable = data.clone();
@@ -563,7 +564,7 @@ fn bad_arguments_2d<A: amp_core::Access>(v: &ArrayView<'_, u32, 2, A>, ctx: &str
     }
 }
 
-#[test]
+#[amp_test]
 fn bad_sections_are_invalid_arguments_never_panics() {
     let data: Vec<u32> = (0..35).collect();
     let mut writable = data.clone();
@@ -609,7 +610,7 @@ fn bad_sections_are_invalid_arguments_never_panics() {
 // ---------------------------------------------------------------------------
 // Inside kernels
 
-#[test]
+#[amp_test]
 fn section_view_as_inside_a_kernel() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(amp_core::QueuingMode::Automatic);
@@ -653,7 +654,7 @@ fn section_view_as_inside_a_kernel() {
     }
 }
 
-#[test]
+#[amp_test]
 fn nested_views_inside_kernels() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(amp_core::QueuingMode::Automatic);
@@ -719,7 +720,7 @@ fn nested_views_inside_kernels() {
     }
 }
 
-#[test]
+#[amp_test]
 fn read_only_sections_inside_kernels_upload_only_the_section() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(amp_core::QueuingMode::Immediate);
@@ -752,7 +753,7 @@ fn read_only_sections_inside_kernels_upload_only_the_section() {
     }
 }
 
-#[test]
+#[amp_test]
 fn reinterpreted_views_inside_kernels() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(amp_core::QueuingMode::Automatic);

@@ -2,9 +2,10 @@
 //! moving data to and from arrays on that view through mappable buffers.
 
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
-#[test]
+#[amp_test]
 fn staging_arrays_round_trip_through_their_associated_view() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for mode in [QueuingMode::Automatic, QueuingMode::Immediate] {

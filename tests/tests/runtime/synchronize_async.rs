@@ -4,9 +4,10 @@
 //! `set`) wins over the older bytes in flight.
 
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
-#[test]
+#[amp_test]
 fn later_writes_win_over_downloads_in_flight() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for mode in [QueuingMode::Automatic, QueuingMode::Immediate] {
@@ -47,7 +48,7 @@ fn later_writes_win_over_downloads_in_flight() {
     }
 }
 
-#[test]
+#[amp_test]
 fn dropping_the_view_finishes_the_download() {
     for acc in accelerators() {
         let view = acc.default_view();

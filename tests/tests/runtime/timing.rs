@@ -2,9 +2,10 @@
 //! around each timed launch's pass, the host clock on the CPU accelerator.
 
 use amp_core::prelude::*;
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
-#[test]
+#[amp_test]
 fn timed_launches_report_their_site_and_duration_in_order() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         let view = acc.create_view(QueuingMode::Automatic);

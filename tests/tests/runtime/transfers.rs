@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering;
 
 use amp_core::__private::{launch_test_kernel, read_arg, write_arg};
 use amp_core::{AcceleratorView, ArrayView, QueuingMode};
+use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
 
 const M: usize = 33;
@@ -69,7 +70,7 @@ fn reference(a: &[f32], b: &[f32]) -> Vec<f32> {
     c
 }
 
-#[test]
+#[amp_test]
 fn matmul_moves_each_operand_once() {
     for (k, acc) in accelerators().into_iter().enumerate() {
         for mode in [QueuingMode::Automatic, QueuingMode::Immediate] {
