@@ -73,6 +73,16 @@ enum Binding {
         origin: (u32, Ident),
         extent: (u32, Ident),
     },
+    /// A projection of a captured view or of a section made in the kernel
+    /// (`let row = a.project(i);`, C++ AMP's `a[i]` of a view): the view's
+    /// capture, the locals holding the fixed leading components, and the
+    /// section's origin and extent locals when it projects a section.
+    Projection {
+        capture: u32,
+        capture_name: Ident,
+        prefix: Vec<(u32, Ident)>,
+        section: Option<((u32, Ident), (u32, Ident))>,
+    },
 }
 
 /// `let name = base.section(origin, extent);` or
@@ -89,7 +99,8 @@ fn section_let(l: &syn::Local) -> Option<(Ident, &syn::ExprMethodCall)> {
         syn::Expr::MethodCall(m)
             if m.turbofish.is_none()
                 && ((m.method == "section" && m.args.len() == 2)
-                    || (m.method == "section_from" && m.args.len() == 1)) =>
+                    || (m.method == "section_from" && m.args.len() == 1)
+                    || (m.method == "project" && m.args.len() == 1)) =>
         {
             Some((p.ident.clone(), m))
         }
@@ -779,6 +790,9 @@ impl Resolver<'_> {
     /// that `s[i]` reads `a[origin + i]` and `s.extent()` is the extent
     /// (C++ AMP's `array_view::section` in `restrict(amp)` code).
     fn local_section(&mut self, l: &syn::Local, name: Ident, m: &syn::ExprMethodCall) -> Vec<Stmt> {
+        if m.method == "project" {
+            return self.local_projection(l, name, m);
+        }
         let span = l.span();
         let base_name = match strip_parens(&m.receiver) {
             syn::Expr::Path(p) => self.path_ident(p),
@@ -805,6 +819,13 @@ impl Resolver<'_> {
                 origin,
                 extent,
             }) => (capture, capture_name, Some((origin, extent))),
+            Some(Binding::Projection { .. }) => {
+                self.errors.at(
+                    &m.receiver,
+                    "a section of a projection is not supported in kernels: take the section of the view first, then project it (`a.section(o, e).project(i)` as two `let`s)",
+                );
+                return Vec::new();
+            }
             _ => {
                 self.errors.at(
                     &m.receiver,
@@ -873,6 +894,129 @@ impl Resolver<'_> {
             },
         ));
         out
+    }
+
+    /// `let row = base.project(i);` of a captured view, of a section made
+    /// before, or of another projection: binds `i` to a local and `row` to
+    /// the view with its leading component fixed, so that `row[j]` reads
+    /// `base[i][j]` (C++ AMP's projection `a[i]` in `restrict(amp)` code).
+    fn local_projection(
+        &mut self,
+        l: &syn::Local,
+        name: Ident,
+        m: &syn::ExprMethodCall,
+    ) -> Vec<Stmt> {
+        let span = l.span();
+        let base_name = match strip_parens(&m.receiver) {
+            syn::Expr::Path(p) => self.path_ident(p),
+            _ => None,
+        };
+        let Some(base_name) = base_name else {
+            self.errors.at(
+                &m.receiver,
+                "a projection in a kernel is made from a captured view by name: `let row = a.project(i);`",
+            );
+            return Vec::new();
+        };
+        let (capture, capture_name, mut prefix, section) = match self.lookup(&base_name.to_string())
+        {
+            None if !is_const_name(&base_name.to_string()) => {
+                let Some(c) = self.capture(&base_name) else {
+                    return Vec::new();
+                };
+                (c, base_name, Vec::new(), None)
+            }
+            Some(Binding::View(c)) => (c, base_name, Vec::new(), None),
+            Some(Binding::Section {
+                capture,
+                capture_name,
+                origin,
+                extent,
+            }) => (capture, capture_name, Vec::new(), Some((origin, extent))),
+            Some(Binding::Projection {
+                capture,
+                capture_name,
+                prefix,
+                section,
+            }) => (capture, capture_name, prefix, section),
+            _ => {
+                self.errors.at(
+                        &m.receiver,
+                        "`project` in a kernel is a method of captured views and arrays (and of sections and projections made from them)",
+                    );
+                return Vec::new();
+            }
+        };
+        let Some(at) = self.expr(strip_usize_cast(&m.args[0])) else {
+            return Vec::new();
+        };
+        let n = Ident::new(&format!("__amp_{name}_at{}", prefix.len()), span);
+        let id = self.declare(&n);
+        let stmt = Stmt {
+            kind: StmtKind::Let {
+                local: id,
+                name: n.clone(),
+                mutable: false,
+                ty: None,
+                native_ty: None,
+                init: Some(at),
+            },
+            span,
+        };
+        prefix.push((id, n));
+        self.scopes.last_mut().expect("a scope").push((
+            name.to_string(),
+            Binding::Projection {
+                capture,
+                capture_name,
+                prefix,
+                section,
+            },
+        ));
+        vec![stmt]
+    }
+
+    /// A component of a projection's extent (`row.extent()[k]`): the
+    /// extent of its view, past the fixed components.
+    fn projection_extent(&mut self, ix: &syn::ExprIndex) -> Option<Option<ExprKind>> {
+        let syn::Expr::MethodCall(m) = strip_parens(&ix.expr) else {
+            return Some(None);
+        };
+        if m.method != "extent" || !m.args.is_empty() {
+            return Some(None);
+        }
+        let syn::Expr::Path(p) = strip_parens(&m.receiver) else {
+            return Some(None);
+        };
+        let Some(name) = self.path_ident(p) else {
+            return Some(None);
+        };
+        let Some(Binding::Projection {
+            capture,
+            capture_name,
+            prefix,
+            section,
+        }) = self.lookup(&name.to_string())
+        else {
+            return Some(None);
+        };
+        let span = ix.span();
+        let k = self.expr(strip_usize_cast(&ix.index))?;
+        let fixed = Expr {
+            kind: ExprKind::Lit(Lit::Int(prefix.len() as u128, None), None),
+            span,
+        };
+        let whole = match section {
+            Some((_, (id, n))) => ExprKind::Local(id, n),
+            None => ExprKind::Extent(capture, capture_name),
+        };
+        Some(Some(ExprKind::Element(
+            Box::new(Expr { kind: whole, span }),
+            Box::new(Expr {
+                kind: ExprKind::Binary(BinaryOp::Add, Box::new(k), Box::new(fixed)),
+                span,
+            }),
+        )))
     }
 
     /// An index or extent argument: `[i, j]` as an index value, else the
@@ -1260,6 +1404,13 @@ impl Resolver<'_> {
                     Some(Binding::Section { .. }) => {
                         self.errors
                             .at(p, "a section is assigned element by element: `s[i] = ..`");
+                        None
+                    }
+                    Some(Binding::Projection { .. }) => {
+                        self.errors.at(
+                            p,
+                            "a projection is assigned element by element: `row[j] = ..`",
+                        );
                         None
                     }
                     None if is_const_name(&name.to_string()) => {
@@ -1696,6 +1847,51 @@ impl Resolver<'_> {
                 };
                 return Some((IndexBase::Capture(capture, capture_name), vec![at]));
             }
+            Some(Binding::Projection {
+                capture,
+                capture_name,
+                prefix,
+                section,
+            }) => {
+                // `row[j]`, `row[[j, k]]`, `row[j][k]`: the view's element
+                // at the fixed components, then the index's.
+                let span = p.span();
+                let mut parts: Vec<Expr> = prefix
+                    .iter()
+                    .map(|(id, n)| Expr {
+                        kind: ExprKind::Local(*id, n.clone()),
+                        span,
+                    })
+                    .collect();
+                for i in &indices {
+                    match strip_parens(strip_usize_cast(i)) {
+                        syn::Expr::Array(a) => {
+                            for x in &a.elems {
+                                parts.push(self.expr(strip_usize_cast(x))?);
+                            }
+                        }
+                        other => parts.push(self.expr(other)?),
+                    }
+                }
+                let parts = match section {
+                    None => parts,
+                    Some(((id, n), _)) => vec![Expr {
+                        kind: ExprKind::Binary(
+                            BinaryOp::Add,
+                            Box::new(Expr {
+                                kind: ExprKind::Local(id, n),
+                                span,
+                            }),
+                            Box::new(Expr {
+                                kind: ExprKind::MakeIndex(parts, false),
+                                span,
+                            }),
+                        ),
+                        span,
+                    }],
+                };
+                return Some((IndexBase::Capture(capture, capture_name), parts));
+            }
             Some(Binding::TileStatic(id)) => IndexBase::TileStatic(id, name),
             Some(Binding::TileScalar(_)) => {
                 self.errors.at(
@@ -1802,6 +1998,13 @@ impl Resolver<'_> {
                             );
                             return None;
                         }
+                        Some(Binding::Projection { .. }) => {
+                            self.errors.at(
+                                p,
+                                "a projection made in a kernel is used element by element (`row[j]`) and by `row.extent()[k]`; pass the whole view to #[kernel] functions",
+                            );
+                            return None;
+                        }
                         Some(Binding::TileScalar(id)) => ExprKind::TileLoad(
                             id,
                             name,
@@ -1900,6 +2103,9 @@ impl Resolver<'_> {
                             | syn::Expr::Field(_)
                     ) =>
             {
+                if let Some(kind) = self.projection_extent(ix)? {
+                    return Some(Expr { kind, span });
+                }
                 let base = self.expr(&ix.expr)?;
                 let i = self.expr(strip_usize_cast(&ix.index))?;
                 ExprKind::Element(Box::new(base), Box::new(i))
@@ -1971,6 +2177,16 @@ impl Resolver<'_> {
                             self.lookup(&name.to_string()) =>
                     {
                         ExprKind::Local(extent.0, extent.1)
+                    }
+                    Some(name)
+                        if let Some(Binding::Projection { .. }) =
+                            self.lookup(&name.to_string()) =>
+                    {
+                        self.errors.at(
+                            e,
+                            format!("a projection's extent is read by component in kernels: `{name}.extent()[0]`"),
+                        );
+                        return None;
                     }
                     _ => {
                         self.errors.at(

@@ -91,3 +91,82 @@ fn sections_made_inside_kernels_are_written_through() {
         assert_same(&out, &want, &format!("{what} window at {off}"));
     }
 }
+
+/// Projections made inside kernels (C++ AMP's `a[i]` of a view in
+/// `restrict(amp)` code): `let row = a.project(i);` of a rank-3 view, of a
+/// projection and of a section, read by one and by two components, with
+/// `row.extent()[k]`.
+#[amp_test]
+fn projections_made_inside_kernels_read_their_row() {
+    let (d0, d1, d2) = (5usize, 7usize, 9usize);
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(12_200 + k as u64);
+        let data = i32s(&mut rng, d0 * d1 * d2, -1000, 1000);
+        let plane = rng.range(0, d0 as i32);
+        let (r0, c0) = (rng.range(0, 3), rng.range(0, 4));
+        let mut out = vec![POISON_I32; d1 * d2];
+        {
+            let a = ArrayView::new([d0 as i32, d1 as i32, d2 as i32], &data).unwrap();
+            let o = ArrayView::new_mut([d1 as i32, d2 as i32], &mut out).unwrap();
+            parallel_for_each!(&view, o.extent(), |idx: Index<2>| {
+                let (i, j) = (idx[0], idx[1]);
+                // Rank 3 -> 2 -> 1.
+                let p = a.project(plane);
+                let row = p.project(i);
+                let mut v = p[[i, j]] + row[j] * 2 + p[i][j] * 4;
+                v += p.extent()[0] * 1000 + p.extent()[1] * 100 + row.extent()[0] * 10;
+                // A projection of a section of the plane (4 x 5 from (r0, c0)).
+                let s = a.section([plane, r0, c0], [1, 4, 5]);
+                let sp = s.project(0);
+                if i < 4 && j < 5 {
+                    let srow = sp.project(i);
+                    v += srow[j] * 8 + srow.extent()[0] * 100_000;
+                }
+                o[idx] = v;
+            })
+            .unwrap();
+        }
+        let at = |x: usize, y: usize, z: usize| data[(x * d1 + y) * d2 + z];
+        let (p, r0, c0) = (plane as usize, r0 as usize, c0 as usize);
+        let mut want = vec![0; d1 * d2];
+        for i in 0..d1 {
+            for j in 0..d2 {
+                let mut v = at(p, i, j) * 7 + (d1 * 1000 + d2 * 100 + d2 * 10) as i32;
+                if i < 4 && j < 5 {
+                    v += at(p, r0 + i, c0 + j) * 8 + 5 * 100_000;
+                }
+                want[i * d2 + j] = v;
+            }
+        }
+        assert_same(&out, &want, &format!("{what} plane {plane}, ({r0}, {c0})"));
+    }
+}
+
+/// A projection made inside a kernel is written through: each work item
+/// writes its row of the output through `o.project(i)`.
+#[amp_test]
+fn projections_made_inside_kernels_are_written_through() {
+    let (rows, cols) = (33usize, 17usize);
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(12_300 + k as u64);
+        let src = i32s(&mut rng, rows * cols, -1000, 1000);
+        let mut out = vec![POISON_I32; rows * cols];
+        {
+            let s = ArrayView::new([rows as i32, cols as i32], &src).unwrap();
+            let o = ArrayView::new_mut([rows as i32, cols as i32], &mut out).unwrap();
+            parallel_for_each!(&view, Extent::new([rows as i32]), |idx: Index<1>| {
+                let i = idx[0];
+                let row = o.project(i);
+                let from = s.project(i);
+                for j in 0..row.extent()[0] {
+                    row[j] = from[j] - j;
+                }
+            })
+            .unwrap();
+        }
+        let want: Vec<i32> = (0..rows * cols)
+            .map(|w| src[w] - (w % cols) as i32)
+            .collect();
+        assert_same(&out, &want, &what);
+    }
+}
