@@ -186,7 +186,7 @@ pub mod kernel {
     pub use crate::kernel::ir;
     pub use crate::kernel::math::{
         Abs, Bits, Componentwise, Cross, Euclid, Float, FromBits, Geometric, Num, PowerOfTwo,
-        Shape, ToBits,
+        Reshape, Shape, ToBits,
     };
     pub use crate::kernel::native::{
         AtomicAccess, CpuView, IntoIndex, Load, Store, TileArray, TileMemory, WritableAccess, ops,

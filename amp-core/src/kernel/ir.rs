@@ -374,6 +374,14 @@ pub enum Builtin {
     /// `extent.size()`: the product of the components, as a wrapping `u32`
     /// (C++ AMP's `unsigned int`).
     Size,
+    /// `extent.linearize(index)`: the row-major position of `index` in
+    /// `extent` (an `i32`; a rank-1 index may be an `i32`). Made by the
+    /// macros for views made with `view_as` inside kernels.
+    Linearize,
+    /// `extent.delinearize(k)`: the index at row-major position `k` of
+    /// `extent`. Made by the macros for views made with `view_as` inside
+    /// kernels.
+    Delinearize,
     /// A `tile_static` element (the argument, a `TileLoad`) read at an
     /// address every work item of the tile shares, after a barrier and
     /// before any write to the array: the same value for the whole tile

@@ -414,6 +414,69 @@ impl<const N: usize> Shape<N> for crate::Extent<N> {
     }
 }
 
+/// Row-major positions in an extent, for views made with `view_as` inside
+/// kernels (implemented for extents and for index values holding one).
+pub trait Reshape<const N: usize>: Copy {
+    /// The row-major position of `idx` (wrapping `i32` arithmetic, as on
+    /// GPUs).
+    ///
+    /// # Panics
+    ///
+    /// If `idx` is outside the extent (the kernel fails, as with any
+    /// out-of-bounds access on the CPU accelerator).
+    fn linearize(self, idx: impl crate::kernel::native::IntoIndex<N>) -> i32;
+    /// The index at row-major position `k` (the first component takes what
+    /// is left: out of bounds if `k` is).
+    fn delinearize(self, k: i32) -> crate::Index<N>;
+}
+
+fn linearize<const N: usize>(e: [i32; N], idx: crate::Index<N>) -> i32 {
+    // As every container access on the CPU accelerator: an index outside
+    // the view's extent fails the kernel (a GPU reads some element).
+    if (0..N).any(|d| idx[d] as u32 >= e[d] as u32) {
+        panic!(
+            "kernel index {idx} is out of bounds of extent {}",
+            crate::Extent::new(e)
+        );
+    }
+    let mut acc = if N > 0 { idx[0] } else { 0 };
+    for d in 1..N {
+        acc = acc.wrapping_mul(e[d]).wrapping_add(idx[d]);
+    }
+    acc
+}
+
+fn delinearize<const N: usize>(e: [i32; N], mut k: i32) -> crate::Index<N> {
+    let mut r = [0i32; N];
+    for d in (1..N).rev() {
+        // WGSL's `%` and `/` (a zero extent cannot reach a kernel).
+        r[d] = k.checked_rem(e[d]).unwrap_or(0);
+        k = k.checked_div(e[d]).unwrap_or(k);
+    }
+    if N > 0 {
+        r[0] = k;
+    }
+    crate::Index::new(r)
+}
+
+impl<const N: usize> Reshape<N> for crate::Extent<N> {
+    fn linearize(self, idx: impl crate::kernel::native::IntoIndex<N>) -> i32 {
+        linearize(self.to_array(), idx.into_index())
+    }
+    fn delinearize(self, k: i32) -> crate::Index<N> {
+        delinearize(self.to_array(), k)
+    }
+}
+
+impl<const N: usize> Reshape<N> for crate::Index<N> {
+    fn linearize(self, idx: impl crate::kernel::native::IntoIndex<N>) -> i32 {
+        linearize(self.to_array(), idx.into_index())
+    }
+    fn delinearize(self, k: i32) -> crate::Index<N> {
+        delinearize(self.to_array(), k)
+    }
+}
+
 macro_rules! vector_math {
     (float $($name:ident($t:ty) [$($f:ident),+]);* $(;)?) => {$(
         impl Componentwise for crate::$name {

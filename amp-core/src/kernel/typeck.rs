@@ -941,13 +941,28 @@ impl<'k> Checker<'k> {
                     Ok(boolt())
                 }
                 (Size, 1) => Ok(Term::Known(Type::Scalar(Scalar::U32))),
+                (Linearize, 2) => {
+                    let at = self.solver.resolve(&ts[1]);
+                    if n == 1 && !matches!(at, Term::Known(Type::Index(_))) {
+                        self.solver
+                            .unify(&ts[1], &Term::Known(Type::Scalar(Scalar::I32)), span)?;
+                    } else {
+                        self.solver.unify(&first, &ts[1], span)?;
+                    }
+                    Ok(Term::Known(Type::Scalar(Scalar::I32)))
+                }
+                (Delinearize, 2) => {
+                    self.solver
+                        .unify(&ts[1], &Term::Known(Type::Scalar(Scalar::I32)), span)?;
+                    Ok(first)
+                }
                 _ => Err(type_error(
                     span,
                     format!("{f:?} does not apply to an extent or index of rank {n}"),
                 )),
             };
         }
-        if matches!(f, Contains | Size) {
+        if matches!(f, Contains | Size | Linearize | Delinearize) {
             return Err(type_error(
                 span,
                 format!("{f:?} applies to an `Extent` (`e.contains(&idx)`, `e.size()`)"),

@@ -2228,6 +2228,37 @@ impl Writer<'_> {
                     };
                     (format!("({all})"), Type::Scalar(Scalar::Bool))
                 }
+                Linearize => {
+                    // Row-major, Horner's way: ((i0 * e1) + i1) * e2 + i2.
+                    let i = self.fresh();
+                    pre.push(format!("let {i} = {};", args[1].0));
+                    let scalar = matches!(args[1].1, Type::Scalar(_));
+                    let at = |d: u32| {
+                        if scalar {
+                            i.clone()
+                        } else {
+                            format!("{i}[{d}]")
+                        }
+                    };
+                    let mut acc = at(0);
+                    for d in 1..n {
+                        acc = format!("({acc} * {e}[{d}] + {})", at(d));
+                    }
+                    (acc, Type::Scalar(Scalar::I32))
+                }
+                Delinearize => {
+                    // The last component varies fastest; the first takes
+                    // what is left (out of bounds if `k` is).
+                    let (r, k) = (self.fresh(), self.fresh());
+                    pre.push(format!("var {r}: array<i32, {n}>;"));
+                    pre.push(format!("var {k} = {};", args[1].0));
+                    for d in (1..n).rev() {
+                        pre.push(format!("{r}[{d}] = {k} % {e}[{d}];"));
+                        pre.push(format!("{k} = {k} / {e}[{d}];"));
+                    }
+                    pre.push(format!("{r}[0] = {k};"));
+                    (r, Type::Index(n))
+                }
                 Size => {
                     let parts: Vec<String> = (0..n).map(|d| format!("u32({e}[{d}])")).collect();
                     let product = if parts.is_empty() {
@@ -2472,7 +2503,7 @@ impl Writer<'_> {
                     format!("{f:?} applies to float short vectors, not {ty:?}"),
                 ));
             }
-            Contains | Size => {
+            Contains | Size | Linearize | Delinearize => {
                 return Err(compile_error(
                     span,
                     format!("{f:?} applies to an extent, not {ty:?}"),

@@ -73,6 +73,16 @@ enum Binding {
         origin: (u32, Ident),
         extent: (u32, Ident),
     },
+    /// A view of another shape made in the kernel
+    /// (`let m = a.view_as(extent);`): the view's capture, the local that
+    /// holds the new extent, and the section's origin and extent locals
+    /// when it reshapes a section.
+    Reshaped {
+        capture: u32,
+        capture_name: Ident,
+        extent: (u32, Ident),
+        section: Option<((u32, Ident), (u32, Ident))>,
+    },
     /// A projection of a captured view or of a section made in the kernel
     /// (`let row = a.project(i);`, C++ AMP's `a[i]` of a view): the view's
     /// capture, the locals holding the fixed leading components, and the
@@ -100,7 +110,8 @@ fn section_let(l: &syn::Local) -> Option<(Ident, &syn::ExprMethodCall)> {
             if m.turbofish.is_none()
                 && ((m.method == "section" && m.args.len() == 2)
                     || (m.method == "section_from" && m.args.len() == 1)
-                    || (m.method == "project" && m.args.len() == 1)) =>
+                    || (m.method == "project" && m.args.len() == 1)
+                    || (m.method == "view_as" && m.args.len() == 1)) =>
         {
             Some((p.ident.clone(), m))
         }
@@ -793,6 +804,9 @@ impl Resolver<'_> {
         if m.method == "project" {
             return self.local_projection(l, name, m);
         }
+        if m.method == "view_as" {
+            return self.local_view_as(l, name, m);
+        }
         let span = l.span();
         let base_name = match strip_parens(&m.receiver) {
             syn::Expr::Path(p) => self.path_ident(p),
@@ -823,6 +837,13 @@ impl Resolver<'_> {
                 self.errors.at(
                     &m.receiver,
                     "a section of a projection is not supported in kernels: take the section of the view first, then project it (`a.section(o, e).project(i)` as two `let`s)",
+                );
+                return Vec::new();
+            }
+            Some(Binding::Reshaped { .. }) => {
+                self.errors.at(
+                    &m.receiver,
+                    "a section of a view made with `view_as` is not supported in kernels: index the reshaped view, or reshape on the host",
                 );
                 return Vec::new();
             }
@@ -970,6 +991,88 @@ impl Resolver<'_> {
                 capture,
                 capture_name,
                 prefix,
+                section,
+            },
+        ));
+        vec![stmt]
+    }
+
+    /// `let m = base.view_as(extent);` of a captured view or of a section
+    /// made before: binds the extent to a local and `m` to the view of that
+    /// shape over the same elements in row-major order, so that `m[idx]`
+    /// reads the element of `base` at `idx`'s row-major position in
+    /// `extent` (C++ AMP's `array_view::view_as` in `restrict(amp)` code).
+    fn local_view_as(&mut self, l: &syn::Local, name: Ident, m: &syn::ExprMethodCall) -> Vec<Stmt> {
+        let span = l.span();
+        let base_name = match strip_parens(&m.receiver) {
+            syn::Expr::Path(p) => self.path_ident(p),
+            _ => None,
+        };
+        let Some(base_name) = base_name else {
+            self.errors.at(
+                &m.receiver,
+                "a view in a kernel is made from a captured view by name: `let m = a.view_as([rows, cols]);`",
+            );
+            return Vec::new();
+        };
+        let (capture, capture_name, section) = match self.lookup(&base_name.to_string()) {
+            None if !is_const_name(&base_name.to_string()) => {
+                let Some(c) = self.capture(&base_name) else {
+                    return Vec::new();
+                };
+                (c, base_name, None)
+            }
+            Some(Binding::View(c)) => (c, base_name, None),
+            Some(Binding::Section {
+                capture,
+                capture_name,
+                origin,
+                extent,
+            }) => (capture, capture_name, Some((origin, extent))),
+            _ => {
+                self.errors.at(
+                    &m.receiver,
+                    "`view_as` in a kernel is a method of captured views and arrays (and of sections made from them)",
+                );
+                return Vec::new();
+            }
+        };
+        // The new extent: `[r, c]` is written as an extent value.
+        let extent = match strip_parens(&m.args[0]) {
+            syn::Expr::Array(a) => {
+                let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
+                if parts.len() != a.elems.len() {
+                    return Vec::new();
+                }
+                Expr {
+                    kind: ExprKind::MakeIndex(parts, true),
+                    span: a.span(),
+                }
+            }
+            other => match self.expr(other) {
+                Some(e) => e,
+                None => return Vec::new(),
+            },
+        };
+        let n = Ident::new(&format!("__amp_{name}_extent"), span);
+        let id = self.declare(&n);
+        let stmt = Stmt {
+            kind: StmtKind::Let {
+                local: id,
+                name: n.clone(),
+                mutable: false,
+                ty: None,
+                native_ty: None,
+                init: Some(extent),
+            },
+            span,
+        };
+        self.scopes.last_mut().expect("a scope").push((
+            name.to_string(),
+            Binding::Reshaped {
+                capture,
+                capture_name,
+                extent: (id, n),
                 section,
             },
         ));
@@ -1413,6 +1516,11 @@ impl Resolver<'_> {
                         );
                         None
                     }
+                    Some(Binding::Reshaped { .. }) => {
+                        self.errors
+                            .at(p, "a view is assigned element by element: `m[i] = ..`");
+                        None
+                    }
                     None if is_const_name(&name.to_string()) => {
                         self.errors.at(
                             p,
@@ -1847,6 +1955,57 @@ impl Resolver<'_> {
                 };
                 return Some((IndexBase::Capture(capture, capture_name), vec![at]));
             }
+            Some(Binding::Reshaped {
+                capture,
+                capture_name,
+                extent,
+                section,
+            }) => {
+                // `m[idx]`, `m[[i, j]]`, `m[i][j]`: the view's element at the
+                // index's row-major position in the new extent.
+                let span = p.span();
+                let mut parts = Vec::new();
+                for i in &indices {
+                    let i = strip_usize_cast(i);
+                    parts.push(self.index_value(i)?);
+                }
+                let index = if parts.len() == 1 {
+                    parts.pop().expect("one index")
+                } else {
+                    Expr {
+                        kind: ExprKind::MakeIndex(parts, false),
+                        span,
+                    }
+                };
+                let local = |(id, n): (u32, Ident)| Expr {
+                    kind: ExprKind::Local(id, n),
+                    span,
+                };
+                let call = |ir: &'static str, method: &str, args: Vec<Expr>| Expr {
+                    kind: ExprKind::Call(ir, Ident::new(method, span), args),
+                    span,
+                };
+                let at = call("Linearize", "linearize", vec![local(extent), index]);
+                let whole = match &section {
+                    Some((_, e)) => local(e.clone()),
+                    None => Expr {
+                        kind: ExprKind::Extent(capture, capture_name.clone()),
+                        span,
+                    },
+                };
+                let mut index = call("Delinearize", "delinearize", vec![whole, at]);
+                if let Some((origin, _)) = section {
+                    index = Expr {
+                        kind: ExprKind::Binary(
+                            BinaryOp::Add,
+                            Box::new(local(origin)),
+                            Box::new(index),
+                        ),
+                        span,
+                    };
+                }
+                return Some((IndexBase::Capture(capture, capture_name), vec![index]));
+            }
             Some(Binding::Projection {
                 capture,
                 capture_name,
@@ -2002,6 +2161,13 @@ impl Resolver<'_> {
                             self.errors.at(
                                 p,
                                 "a projection made in a kernel is used element by element (`row[j]`) and by `row.extent()[k]`; pass the whole view to #[kernel] functions",
+                            );
+                            return None;
+                        }
+                        Some(Binding::Reshaped { .. }) => {
+                            self.errors.at(
+                                p,
+                                "a view made with `view_as` in a kernel is used element by element (`m[i]`) and by `m.extent()`; pass the whole view to #[kernel] functions",
                             );
                             return None;
                         }
@@ -2174,6 +2340,12 @@ impl Resolver<'_> {
                     }
                     Some(name)
                         if let Some(Binding::Section { extent, .. }) =
+                            self.lookup(&name.to_string()) =>
+                    {
+                        ExprKind::Local(extent.0, extent.1)
+                    }
+                    Some(name)
+                        if let Some(Binding::Reshaped { extent, .. }) =
                             self.lookup(&name.to_string()) =>
                     {
                         ExprKind::Local(extent.0, extent.1)

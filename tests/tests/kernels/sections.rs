@@ -170,3 +170,80 @@ fn projections_made_inside_kernels_are_written_through() {
         assert_same(&out, &want, &what);
     }
 }
+
+/// Views of another shape made inside kernels (C++ AMP's `view_as` in
+/// `restrict(amp)` code): a rank-1 view read as rows x cols, a rank-2 view
+/// read flat, and a section reshaped, on every accelerator against plain
+/// Rust; each work item also writes through a reshaped output.
+#[amp_test]
+fn views_reshaped_inside_kernels_read_and_write_row_major() {
+    let (rows, cols) = (12usize, 10usize);
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(12_400 + k as u64);
+        let flat = i32s(&mut rng, rows * cols, -1000, 1000);
+        let grid = i32s(&mut rng, rows * cols, -1000, 1000);
+        let (r0, c0) = (rng.range(0, 6), rng.range(0, 4));
+        let mut out = vec![POISON_I32; rows * cols];
+        {
+            let f = ArrayView::new([(rows * cols) as i32], &flat).unwrap();
+            let g = ArrayView::new([rows as i32, cols as i32], &grid).unwrap();
+            let o = ArrayView::new_mut([(rows * cols) as i32], &mut out).unwrap();
+            let (r, c) = (rows as i32, cols as i32);
+            parallel_for_each!(&view, Extent::new([r, c]), |idx: Index<2>| {
+                let m = f.view_as([r, c]);
+                let line = g.view_as([r * c]);
+                let e = m.extent();
+                let mut v = m[idx] + m[idx[0]][idx[1]] * 2;
+                v += line[idx[0] * c + idx[1]] * 4 + e[0] * 10_000 + e[1] * 1000;
+                // A 6 x 6 section of the grid, read as 4 x 9.
+                let s = g.section([r0, c0], [6, 6]);
+                let s49 = s.view_as([4, 9]);
+                if idx[0] < 4 && idx[1] < 9 {
+                    v += s49[[idx[0], idx[1]]] * 8;
+                }
+                let out2 = o.view_as([r, c]);
+                out2[idx] = v;
+            })
+            .unwrap();
+        }
+        let (r0, c0) = (r0 as usize, c0 as usize);
+        let mut want = vec![0; rows * cols];
+        for i in 0..rows {
+            for j in 0..cols {
+                let mut v = flat[i * cols + j] * 3
+                    + grid[i * cols + j] * 4
+                    + (rows * 10_000 + cols * 1000) as i32;
+                if i < 4 && j < 9 {
+                    let p = i * 9 + j;
+                    v += grid[(r0 + p / 6) * cols + c0 + p % 6] * 8;
+                }
+                want[i * cols + j] = v;
+            }
+        }
+        assert_same(&out, &want, &format!("{what} section at ({r0}, {c0})"));
+    }
+}
+
+/// An index outside a reshaped view's extent fails the kernel on the CPU
+/// accelerator, as any out-of-bounds access does there (`m[[0, 10]]` of a
+/// 10 x 10 view is not silently element 10), and changes no data.
+#[amp_test(cpu)]
+fn an_index_outside_a_reshaped_view_fails_on_the_cpu() {
+    for (view, what) in views(QueuingMode::Immediate) {
+        let src: Vec<i32> = (0..100).collect();
+        let before = vec![POISON_I32; 10];
+        let mut out = before.clone();
+        {
+            let s = ArrayView::new([100], &src).unwrap();
+            let o = ArrayView::new_mut([10], &mut out).unwrap();
+            let result = parallel_for_each!(&view, o.extent(), |idx: Index<1>| {
+                let m = s.view_as([10, 10]);
+                o[idx] = m[[0, idx[0] + 1]];
+            })
+            .and_then(|()| o.synchronize());
+            let err = result.expect_err("m[[0, 10]] is outside the 10 x 10 view");
+            assert!(err.to_string().contains("out of bounds"), "{what}: {err}");
+        }
+        assert_eq!(out, before, "{what}");
+    }
+}
