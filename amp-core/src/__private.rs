@@ -178,6 +178,14 @@ pub mod snapshot {
 }
 
 pub mod kernel {
+    /// An `i32` const generic argument as a type (keys of `#[kernel]`
+    /// function instances).
+    pub struct ConstI32<const V: i32>;
+    /// A `u32` const generic argument as a type.
+    pub struct ConstU32<const V: u32>;
+    /// A `bool` const generic argument as a type.
+    pub struct ConstBool<const V: bool>;
+
     pub use crate::kernel::cancel::poll;
     pub use crate::kernel::capture::{
         BindNative, Bound, Capture, CaptureList, assert_capture, struct_bind, struct_kind,

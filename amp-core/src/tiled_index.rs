@@ -24,6 +24,20 @@ use crate::{Extent, Index, TiledExtent};
 pub trait TileSync: Send + Sync {
     /// Blocks until every work item of the tile has arrived at the barrier.
     fn wait(&self);
+
+    /// The tile's memory for the `tile_static` declaration `id` of the
+    /// `#[kernel]` function instance `function`, of `bytes` bytes: the same
+    /// for every work item of the tile. `None` where the runtime keeps none
+    /// (each call then gets memory of its own).
+    fn function_tile_memory(
+        &self,
+        function: &'static str,
+        id: u32,
+        bytes: usize,
+    ) -> Option<Arc<crate::kernel::native::TileMemory>> {
+        let _ = (function, id, bytes);
+        None
+    }
 }
 
 /// Synchronizes the work items of one tile.
@@ -126,6 +140,22 @@ impl TileBarrier {
     #[inline]
     pub fn __amp_kernel_barrier(&self) {
         self.arrive();
+    }
+
+    /// The memory of a `tile_static` declaration inside a `#[kernel]`
+    /// function (the native form of the function calls this): shared by
+    /// the work items of the tile. Not for host code.
+    #[doc(hidden)]
+    pub fn __amp_function_tile_memory(
+        &self,
+        function: &'static str,
+        id: u32,
+        bytes: usize,
+    ) -> Arc<crate::kernel::native::TileMemory> {
+        self.sync
+            .as_ref()
+            .and_then(|s| s.function_tile_memory(function, id, bytes))
+            .unwrap_or_else(|| Arc::new(crate::kernel::native::TileMemory::new(bytes as u32)))
     }
 }
 

@@ -830,6 +830,11 @@ impl<E: Element, const D: usize> Store<E, D> for TileArray<'_, E, D> {
 pub(crate) struct TileGate {
     state: parking_lot::Mutex<GateState>,
     cv: parking_lot::Condvar,
+    /// The `tile_static` memory of `#[kernel]` functions, by function
+    /// instance and declaration: made by the first work item that reaches
+    /// the declaration, shared by the tile's others.
+    #[allow(clippy::type_complexity)]
+    functions: parking_lot::Mutex<std::collections::HashMap<(&'static str, u32), Arc<TileMemory>>>,
 }
 
 struct GateState {
@@ -849,6 +854,7 @@ impl TileGate {
                 aborted: false,
             }),
             cv: parking_lot::Condvar::new(),
+            functions: parking_lot::Mutex::new(std::collections::HashMap::new()),
         }
     }
 
@@ -864,6 +870,20 @@ impl TileGate {
 }
 
 impl crate::TileSync for TileGate {
+    fn function_tile_memory(
+        &self,
+        function: &'static str,
+        id: u32,
+        bytes: usize,
+    ) -> Option<Arc<TileMemory>> {
+        Some(Arc::clone(
+            self.functions
+                .lock()
+                .entry((function, id))
+                .or_insert_with(|| Arc::new(TileMemory::new(bytes as u32))),
+        ))
+    }
+
     fn wait(&self) {
         let mut st = self.state.lock();
         if st.aborted {

@@ -50,7 +50,9 @@ pub(crate) fn measure(kernel: &Kernel, types: &Types) -> Result<Resources> {
     m.block(&kernel.body, &mut body)?;
     Ok(Resources {
         local_bytes: locals_bytes(types, &body.tile_static) + body.deepest_call,
-        tile_static_bytes: body.tile_static_bytes,
+        // Each function instance's `tile_static` arrays exist once, however
+        // often it is called.
+        tile_static_bytes: body.tile_static_bytes.saturating_add(m.function_tile_bytes),
     })
 }
 
@@ -62,6 +64,8 @@ struct Measure {
     /// The kernel's captures (what view parameters bind) and rank.
     captures: Vec<(&'static str, super::ir::CaptureKind)>,
     rank: u32,
+    /// The `tile_static` bytes of the function instances measured.
+    function_tile_bytes: u64,
 }
 
 /// What the walk of one body found.
@@ -154,7 +158,10 @@ impl Measure {
         let walked = self.block(&func.body, &mut body);
         self.stack.pop();
         walked?;
-        let bytes = locals_bytes(&types, &[]).saturating_add(body.deepest_call);
+        let bytes = locals_bytes(&types, &body.tile_static).saturating_add(body.deepest_call);
+        self.function_tile_bytes = self
+            .function_tile_bytes
+            .saturating_add(body.tile_static_bytes);
         self.done.insert(key, bytes);
         Ok(bytes)
     }

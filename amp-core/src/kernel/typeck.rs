@@ -1102,6 +1102,27 @@ pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
 /// # Errors
 ///
 /// [`Error::KernelCompile`] if the body is ill-typed (a bug).
+/// Gives the `tile_static` arrays of a generic function instance their
+/// element types (`[T; 32]` with `T = f32`): the writer and the measure
+/// read a declaration's type as it is.
+fn instantiate_tile_static(b: &mut Block, args: &[Type]) {
+    for s in &mut b.stmts {
+        match &mut s.kind {
+            StmtKind::TileStatic { ty, .. } => *ty = substitute(ty, args),
+            StmtKind::If(_, a, b) => {
+                instantiate_tile_static(a, args);
+                if let Some(b) = b {
+                    instantiate_tile_static(b, args);
+                }
+            }
+            StmtKind::While(_, body) | StmtKind::Loop(body) | StmtKind::For { body, .. } => {
+                instantiate_tile_static(body, args);
+            }
+            _ => {}
+        }
+    }
+}
+
 pub(crate) fn check_function(
     function: &mut Function,
     type_args: &[Type],
@@ -1110,6 +1131,9 @@ pub(crate) fn check_function(
 ) -> Result<Types> {
     let params: Vec<LocalId> = function.params.iter().map(|p| p.0).collect();
     super::passes::lower::block(&mut function.body, &params);
+    if !type_args.is_empty() {
+        instantiate_tile_static(&mut function.body, type_args);
+    }
     let mut checker = Checker::new(captures, rank, type_args.to_vec());
     let known: Vec<Term> = type_args.iter().map(|t| Term::Known(t.clone())).collect();
     for (local, _, ty) in &function.params {

@@ -149,6 +149,9 @@ struct Writer<'k> {
     subgroups: bool,
     /// Whether the kernel calls functions that take its tiled index.
     tiled_functions: bool,
+    /// The WGSL name of the function instance being written (`None` in the
+    /// kernel's body).
+    function: Option<String>,
 }
 
 /// `#[kernel]` function instances of one module.
@@ -163,6 +166,11 @@ struct FnRegistry {
     /// Struct and tuple declarations, by name.
     decls: std::collections::BTreeMap<String, String>,
     count: u32,
+    /// The prefix of each function's `tile_static` variables, by function
+    /// and type arguments: instances that differ only in the captures
+    /// their view parameters bind share them, as the one instance of C++
+    /// AMP (and of the CPU accelerator) does.
+    tile_prefixes: std::collections::HashMap<(usize, Vec<Type>), String>,
 }
 
 fn compile_error(span: Span, message: impl Into<String>) -> Error {
@@ -489,6 +497,7 @@ pub(crate) fn write(
         atomic: super::passes::atomic_targets(&kernel.body),
         subgroups: super::passes::uses_subgroups(&kernel.body),
         tiled_functions: super::passes::passes_tiled_index(&kernel.body),
+        function: None,
     };
     w.module()
 }
@@ -987,7 +996,19 @@ impl Writer<'_> {
                 BarrierKind::TileStaticMemory => self.line("workgroupBarrier();"),
             },
             StmtKind::TileStatic { local, name, ty } => {
-                let wname = self.namer.name(name);
+                // A function's arrays are module-scope variables of its
+                // instance: prefixed by the instance's name, so that they
+                // meet neither the kernel's nor another instance's.
+                let wname = match &self.function {
+                    Some(f) => {
+                        let stem: String = name
+                            .chars()
+                            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                            .collect();
+                        format!("{f}_{stem}")
+                    }
+                    None => self.namer.name(name),
+                };
                 self.locals.insert(*local, wname.clone());
                 self.note(ty);
                 if ty.uses_f64() {
@@ -1140,9 +1161,20 @@ impl Writer<'_> {
             immediates: self.immediates,
             loop_guard: self.loop_guard,
             fns: std::rc::Rc::clone(&self.fns),
-            atomic: self.atomic.clone(),
+            atomic: super::passes::AtomicTargets {
+                captures: self.atomic.captures.clone(),
+                tiles: super::passes::atomic_targets(&func.body).tiles,
+            },
             subgroups: self.subgroups,
             tiled_functions: self.tiled_functions,
+            function: Some({
+                let mut reg = self.fns.borrow_mut();
+                let next = reg.tile_prefixes.len();
+                reg.tile_prefixes
+                    .entry((key.0, type_args.to_vec()))
+                    .or_insert_with(|| format!("amp_ts{next}_{}", func.name))
+                    .clone()
+            }),
         };
         let mut params = Vec::new();
         for (i, (local, pname, ty)) in func.params.iter().enumerate() {

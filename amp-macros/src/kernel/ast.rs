@@ -205,6 +205,9 @@ pub(crate) enum StmtKind {
         local: u32,
         name: Ident,
         elem: syn::Type,
+        /// In a generic `#[kernel]` function: the number of the type
+        /// parameter that `elem` names (its IR builder cannot name it).
+        elem_param: Option<u32>,
         dims: Vec<syn::Expr>,
     },
 }

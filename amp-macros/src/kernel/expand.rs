@@ -59,6 +59,10 @@ thread_local! {
     /// The locals of the `&mut` parameters of the `#[kernel]` function
     /// being expanded: its native body reads and writes them as `*name`.
     static REF_PARAMS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// In the native body of a `#[kernel]` function that takes the tiled
+    /// index: the expression naming the function's instance, which keys
+    /// its `tile_static` memory in the tile.
+    static FN_TILE_KEY: std::cell::RefCell<Option<TokenStream>> = const { std::cell::RefCell::new(None) };
 }
 
 /// `name`, or `(*name)` for a `&mut` parameter.
@@ -333,11 +337,15 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
             local,
             name,
             elem,
+            elem_param,
             dims,
         } => {
             let local = local_id(*local);
             let name = name.to_string();
-            let mut ty = quote_spanned!(s.span=> __ir::Type::of::<#elem>());
+            let mut ty = match elem_param {
+                Some(k) => quote!(__ir::Type::Param(#k)),
+                None => quote_spanned!(s.span=> __ir::Type::of::<#elem>()),
+            };
             for len in dims.iter().rev() {
                 ty = quote!(__ir::Type::Array(::std::boxed::Box::new(#ty), (#len) as u32));
             }
@@ -936,6 +944,24 @@ pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
             let arr = format_ident!("__amp_tile_static_{}", local);
             let d = dims.len();
             let f = kpath("ops::cast");
+            if let Some(key) = FN_TILE_KEY.with(|k| k.borrow().clone()) {
+                // In a `#[kernel]` function: the tile's memory for this
+                // declaration of this instance, shared by the tile.
+                let mem = format_ident!("__amp_tile_memory_{}", local);
+                return quote_spanned! {span=>
+                    let #mem = __amp_tiled.barrier.__amp_function_tile_memory(
+                        #key,
+                        #local,
+                        [#(#f::<usize, _>(#dims)),*].iter().product::<usize>()
+                            * ::core::mem::size_of::<#elem>(),
+                    );
+                    let (#arr, _) = #mem.array::<#elem, #d>(
+                        0,
+                        [#(#f::<usize, _>(#dims)),*],
+                    );
+                    let #name = &#arr;
+                };
+            }
             quote_spanned! {span=>
                 let (#arr, _amp_off) = __amp_tile_mem.array::<#elem, #d>(
                     _amp_off,
@@ -1269,8 +1295,37 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
             .map(|(id, _, _)| *id)
             .collect();
         REF_PARAMS.with(|r| *r.borrow_mut() = refs);
+        // The instance's name keys its `tile_static` memory: the function's
+        // marker type (in its companion module) with its generic arguments.
+        let fn_ident = &sig.ident;
+        let generic_args: Vec<TokenStream> = sig
+            .generics
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                syn::GenericParam::Type(t) => {
+                    let t = &t.ident;
+                    Some(quote!(#t))
+                }
+                syn::GenericParam::Const(c) => {
+                    let (v, ty) = (&c.ident, &c.ty);
+                    let holder = match quote!(#ty).to_string().as_str() {
+                        "u32" => format_ident!("ConstU32"),
+                        "bool" => format_ident!("ConstBool"),
+                        _ => format_ident!("ConstI32"),
+                    };
+                    Some(quote!(::amp_core::__private::kernel::#holder<#v>))
+                }
+                syn::GenericParam::Lifetime(_) => None,
+            })
+            .collect();
+        let key = f.tiled.is_some().then(
+            || quote!(::core::any::type_name::<(#fn_ident::__AmpTileKey, #(#generic_args,)*)>()),
+        );
+        FN_TILE_KEY.with(|k| *k.borrow_mut() = key);
         let native = native_block(Cx::default(), &f.body);
         REF_PARAMS.with(|r| r.borrow_mut().clear());
+        FN_TILE_KEY.with(|k| *k.borrow_mut() = None);
         native
     } else {
         quote!(::core::unreachable!(
@@ -1371,6 +1426,10 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
         #[allow(non_snake_case, dead_code, unused_imports, clippy::all)]
         #vis mod #fn_name {
             use super::*;
+
+            /// Names the function's instances (keys their `tile_static`
+            /// memory on the CPU accelerator).
+            pub struct __AmpTileKey;
 
             #[doc = #doc]
             pub fn #builder<#(#const_params),*>() -> ::amp_core::__private::kernel::ir::Function {

@@ -655,9 +655,13 @@ impl Resolver<'_> {
     /// shared by the work items of a tile.
     fn tile_static(&mut self, mac: &syn::Macro) -> Vec<Stmt> {
         let span = mac.span();
-        if !self.tiled {
+        // Refused outside tiles; the names are still declared, so that
+        // their uses report nothing more.
+        let refused = !self.tiled;
+        if !self.tiled && self.function {
+            self.errors.at(mac, "tile_static memory belongs to a tile: a #[kernel] function that declares it takes the tiled index (`t: &TiledIndex<N>`), and is called from tiled kernels");
+        } else if !self.tiled {
             self.errors.at(mac, "tile_static memory belongs to a tile: it needs a tiled kernel (`|t: TiledIndex<N>|` over `extent.tile::<..>()`)");
-            return Vec::new();
         }
         let tokens = &mac.tokens;
         let block: syn::Block = match syn::parse2(quote::quote!({ #tokens })) {
@@ -727,15 +731,27 @@ impl Resolver<'_> {
             if !scalar {
                 self.tile_dims.insert(local, dims.clone());
             }
+            let elem_param = match ty {
+                syn::Type::Path(p) if p.qself.is_none() => p
+                    .path
+                    .get_ident()
+                    .and_then(|i| self.type_params.iter().position(|t| i == t))
+                    .map(|k| k as u32),
+                _ => None,
+            };
             out.push(Stmt {
                 kind: StmtKind::TileStatic {
                     local,
                     name: pi.ident.clone(),
                     elem: ty.clone(),
+                    elem_param,
                     dims,
                 },
                 span,
             });
+        }
+        if refused {
+            return Vec::new();
         }
         out
     }

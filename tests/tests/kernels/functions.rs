@@ -454,3 +454,89 @@ fn functions_take_mut_references_to_locals() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// `tile_static` inside `#[kernel]` functions (C++ AMP allows `tile_static`
+// variables in `restrict(amp)` functions called from tiled kernels)
+
+/// The element of `data` at the mirrored place of the work item's tile,
+/// through a `tile_static` array of the function: one array per tile and
+/// per instance (`T` = `f32` and `T` = `i32` are two), shared by the tile's
+/// work items, and not the kernel's array of the same name.
+#[kernel]
+fn mirrored_in_tile<T: Number>(data: &ArrayView<'_, T, 1, ReadOnly>, t: &TiledIndex<1>) -> T {
+    tile_static! { let s: [T; 32]; }
+    s[t.local[0]] = data[t.global];
+    t.barrier.wait();
+    let v = s[31 - t.local[0]];
+    t.barrier.wait();
+    v
+}
+
+/// Counts the work items of the tile through a `tile_static` scalar of the
+/// function, written by work item 0 and counted into with atomics.
+#[kernel]
+fn tile_population(t: &TiledIndex<1>) -> u32 {
+    tile_static! { let count: u32; }
+    if t.local[0] == 0 {
+        count = 0u32;
+    }
+    t.barrier.wait();
+    atomic_fetch_inc(&count);
+    t.barrier.wait();
+    count
+}
+
+/// `tile_static!` inside `#[kernel]` functions: per tile and per function
+/// instance (a generic function called for `f32` and for `i32`, twice for
+/// `i32`), separate from the kernel's own array of the same name, and a
+/// `tile_static` scalar; against plain Rust on fresh random inputs on every
+/// accelerator, every output element checked.
+#[amp_test]
+fn functions_declare_tile_static_memory() {
+    const TS: i32 = 32;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(0xF1F0 + k as u64);
+        let tiles = rng.range(1, 9);
+        let n = tiles * TS;
+        let fs: Vec<f32> = (0..n)
+            .map(|_| rng.range(-1000, 1000) as f32 / 4.0)
+            .collect();
+        let is: Vec<i32> = (0..n).map(|_| rng.range(-100_000, 100_000)).collect();
+        let js: Vec<i32> = (0..n).map(|_| rng.range(-100_000, 100_000)).collect();
+        let mut fout = vec![f32::NAN; n as usize];
+        let mut iout = vec![i32::MIN; n as usize];
+        let mut counts = vec![u32::MAX; n as usize];
+        {
+            let fv = ArrayView::new([n], &fs).unwrap();
+            let iv = ArrayView::new([n], &is).unwrap();
+            let jv = ArrayView::new([n], &js).unwrap();
+            let fo = ArrayView::new_mut([n], &mut fout).unwrap();
+            let io = ArrayView::new_mut([n], &mut iout).unwrap();
+            let co = ArrayView::new_mut([n], &mut counts).unwrap();
+            let domain = Extent::new([n]).tile::<TS>().unwrap();
+            parallel_for_each!(&view, domain, |t: TiledIndex<1>| {
+                tile_static! { let s: [i32; 32]; }
+                s[t.local[0]] = 7;
+                let f = mirrored_in_tile(&fv, &t);
+                let a = mirrored_in_tile(&iv, &t);
+                let b = mirrored_in_tile(&jv, &t);
+                let c = tile_population(&t);
+                t.barrier.wait();
+                fo[t.global] = f;
+                // The kernel's `s` is still 7 everywhere.
+                io[t.global] = a - b * 3 + s[31 - t.local[0]];
+                co[t.global] = c;
+            })
+            .unwrap();
+        }
+        for g in 0..n as usize {
+            let p = (g / TS as usize) * TS as usize + TS as usize - 1 - g % TS as usize;
+            assert_eq!(fout[g], fs[p], "{acc}: element {g}");
+            let want = is[p].wrapping_sub(js[p].wrapping_mul(3)).wrapping_add(7);
+            assert_eq!(iout[g], want, "{acc}: element {g}");
+            assert_eq!(counts[g], TS as u32, "{acc}: element {g}");
+        }
+    }
+}

@@ -77,19 +77,24 @@ pub(crate) struct AtomicTargets {
 }
 
 /// The memory that the atomic operations of `body` touch.
+///
+/// Captures are followed into the functions `body` calls (a view parameter
+/// binds one); `tile_static` arrays are `body`'s own (a function's arrays
+/// are its own locals, numbered apart from the caller's).
 pub(crate) fn atomic_targets(body: &Block) -> AtomicTargets {
     let mut found = AtomicTargets::default();
     with_instances(body, &mut |e| {
-        if let super::ir::ExprKind::Atomic(_, place, _) = &e.kind {
-            match &**place {
-                super::ir::Place::Element(c, _) => {
-                    found.captures.insert(c.0);
-                }
-                super::ir::Place::TileElement(id, _) => {
-                    found.tiles.insert(*id);
-                }
-                _ => {}
-            }
+        if let super::ir::ExprKind::Atomic(_, place, _) = &e.kind
+            && let super::ir::Place::Element(c, _) = &**place
+        {
+            found.captures.insert(c.0);
+        }
+    });
+    visit::exprs_mut(&mut body.clone(), &mut |e| {
+        if let super::ir::ExprKind::Atomic(_, place, _) = &e.kind
+            && let super::ir::Place::TileElement(id, _) = &**place
+        {
+            found.tiles.insert(*id);
         }
     });
     found
