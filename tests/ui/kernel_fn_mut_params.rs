@@ -1,5 +1,6 @@
 // `&mut` parameters of #[kernel] functions are read and written as `*p`,
-// and take locals (or whole local arrays), not elements.
+// and take locals (or whole local arrays), or elements in a call that is a
+// statement of its own (copied in and stored back), not inside expressions.
 use amp_core::prelude::*;
 
 #[kernel]
@@ -8,8 +9,9 @@ fn bump(x: &mut i32) {
 }
 
 #[kernel]
-fn twice(x: &mut i32) {
+fn twice(x: &mut i32) -> i32 {
     *x = *x * 2;
+    *x
 }
 
 fn main() {
@@ -18,7 +20,8 @@ fn main() {
     parallel_for_each!(o.extent(), |i: Index<1>| {
         let mut a = [1, 2];
         twice(&mut a[0]);
-        twice(&mut o[i]);
+        let v = 1 + twice(&mut o[i]);
+        a[1] = v;
     })
     .unwrap();
 }

@@ -144,6 +144,8 @@ struct Resolver<'e> {
     ref_params: Vec<u32>,
     /// The dimensions of each `tile_static` array (outermost first).
     tile_dims: std::collections::HashMap<u32, Vec<syn::Expr>>,
+    /// Numbers the temporaries of `&mut` arguments copied in and out.
+    fresh: u32,
 }
 
 const MATH_METHODS: &[(&str, &str)] = &[
@@ -345,6 +347,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         read_only_views: Vec::new(),
         ref_params: Vec::new(),
         tile_dims: Default::default(),
+        fresh: 0,
     };
     let body = match &*closure.body {
         syn::Expr::Block(b) => resolver.block(&b.block),
@@ -774,8 +777,18 @@ impl Resolver<'_> {
     fn block(&mut self, b: &syn::Block) -> Block {
         self.scopes.push(Vec::new());
         let mut out = Block::default();
+        // `f(&mut s[i]);`: the element copied into a temporary, passed,
+        // and stored back (statements of their own).
+        let mut stmts: Vec<(syn::Stmt, bool)> = Vec::with_capacity(b.stmts.len());
         let n = b.stmts.len();
         for (i, s) in b.stmts.iter().enumerate() {
+            match self.copy_in_out(s) {
+                Some(rewritten) => stmts.extend(rewritten.into_iter().map(|r| (r, false))),
+                None => stmts.push((s.clone(), i + 1 == n)),
+            }
+        }
+        for (s, last) in &stmts {
+            let (s, last) = (s, *last);
             match s {
                 syn::Stmt::Local(l) => {
                     if let syn::Pat::Tuple(t) = &l.pat {
@@ -787,7 +800,7 @@ impl Resolver<'_> {
                     }
                 }
                 syn::Stmt::Expr(e, semi) => {
-                    let is_tail = i + 1 == n && semi.is_none() && !is_statement_like(e);
+                    let is_tail = last && semi.is_none() && !is_statement_like(e);
                     if is_tail {
                         out.tail = self.expr(e).map(Box::new);
                     } else if let Some(s) = self.stmt_expr(e) {
@@ -809,6 +822,125 @@ impl Resolver<'_> {
         }
         self.scopes.pop();
         out
+    }
+
+    /// A statement that calls a `#[kernel]` function with `&mut` to an
+    /// element (of a view, a local array or a `tile_static` array, or a
+    /// field of one): `f(&mut s[i], x);` or `let r = f(&mut s[i]);` becomes
+    ///
+    /// ```text
+    /// let __amp_i0 = i; let mut __amp_ref1 = s[__amp_i0];
+    /// f(&mut __amp_ref1, x); s[__amp_i0] = __amp_ref1;
+    /// ```
+    ///
+    /// (each index evaluated once, in order), so that functions take
+    /// pointers to private memory only (what WGSL and naga's back ends
+    /// allow). `None` for any other statement.
+    fn copy_in_out(&mut self, s: &syn::Stmt) -> Option<Vec<syn::Stmt>> {
+        let call = match s {
+            syn::Stmt::Expr(syn::Expr::Call(c), _) => c,
+            syn::Stmt::Local(l) => match l.init.as_ref() {
+                Some(init) if init.diverge.is_none() => match strip_parens(&init.expr) {
+                    syn::Expr::Call(c) => c,
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        // Atomics take their element's place itself (`&mut a[i]` is
+        // accepted there as `&a[i]`): never a copy.
+        match &*call.func {
+            syn::Expr::Path(p)
+                if !p
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident.to_string().starts_with("atomic_")) => {}
+            _ => return None,
+        }
+        let is_element = |a: &syn::Expr| match strip_parens(a) {
+            syn::Expr::Reference(r) if r.mutability.is_some() => {
+                !matches!(strip_parens(&r.expr), syn::Expr::Path(_))
+            }
+            _ => false,
+        };
+        if !call.args.iter().any(is_element) {
+            return None;
+        }
+        let mut pre: Vec<syn::Stmt> = Vec::new();
+        let mut post: Vec<syn::Stmt> = Vec::new();
+        let mut new_call = call.clone();
+        for arg in new_call.args.iter_mut() {
+            if !is_element(arg) {
+                continue;
+            }
+            let syn::Expr::Reference(r) = strip_parens(arg).clone() else {
+                continue;
+            };
+            let span = r.span();
+            let place = self.bind_place_indices(&r.expr, &mut pre)?;
+            self.fresh += 1;
+            let tmp = Ident::new(&format!("__amp_ref{}", self.fresh), span);
+            pre.push(syn::parse_quote_spanned!(span=> let mut #tmp = #place;));
+            *arg = syn::parse_quote_spanned!(span=> &mut #tmp);
+            post.push(syn::parse_quote_spanned!(span=> #place = #tmp;));
+        }
+        let stmt: syn::Stmt = match s {
+            syn::Stmt::Local(l) => {
+                let mut l = l.clone();
+                if let Some(init) = l.init.as_mut() {
+                    *init.expr = syn::Expr::Call(new_call);
+                }
+                syn::Stmt::Local(l)
+            }
+            _ => syn::Stmt::Expr(syn::Expr::Call(new_call), Some(Default::default())),
+        };
+        pre.push(stmt);
+        pre.extend(post);
+        Some(pre)
+    }
+
+    /// `place` with each index expression bound to a new local (pushed on
+    /// `pre`), so that reading and then writing it evaluates them once.
+    /// `None` (the call is left as it is, and refused as before) for what
+    /// is not an indexed place or a field of one.
+    fn bind_place_indices(
+        &mut self,
+        place: &syn::Expr,
+        pre: &mut Vec<syn::Stmt>,
+    ) -> Option<syn::Expr> {
+        match place {
+            syn::Expr::Paren(p) => self.bind_place_indices(&p.expr, pre),
+            syn::Expr::Path(_) => Some(place.clone()),
+            syn::Expr::Field(f) => {
+                let base = self.bind_place_indices(&f.base, pre)?;
+                let member = &f.member;
+                Some(syn::parse_quote_spanned!(f.span()=> #base.#member))
+            }
+            syn::Expr::Index(ix) => {
+                let base = self.bind_place_indices(&ix.expr, pre)?;
+                let mut bind = |this: &mut Self, e: &syn::Expr| -> syn::Expr {
+                    let e = strip_usize_cast(e);
+                    if matches!(strip_parens(e), syn::Expr::Lit(_)) {
+                        return e.clone();
+                    }
+                    this.fresh += 1;
+                    let t = Ident::new(&format!("__amp_i{}", this.fresh), e.span());
+                    pre.push(syn::parse_quote_spanned!(e.span()=> let #t = #e;));
+                    syn::parse_quote_spanned!(e.span()=> #t)
+                };
+                let index: syn::Expr = match strip_parens(&ix.index) {
+                    syn::Expr::Array(a) => {
+                        let parts: Vec<syn::Expr> = a.elems.iter().map(|x| bind(self, x)).collect();
+                        syn::parse_quote_spanned!(a.span()=> [#(#parts),*])
+                    }
+                    other => bind(self, other),
+                };
+                Some(syn::parse_quote_spanned!(ix.span()=> #base[#index]))
+            }
+            _ => None,
+        }
     }
 
     /// `let s = a.section(origin, extent);` (or `a.section_from(origin)`)
@@ -1739,7 +1871,7 @@ impl Resolver<'_> {
         if !matches!(place, Place::Local(..)) {
             self.errors.at(
                 a,
-                "a `&mut` argument is a local variable (or a whole local array): copy an element of an array, a view or a tile_static array into a `let mut` local, pass that, and store it back",
+                "a `&mut` argument is a local variable, a whole local array, or an element (of an array, a view or a tile_static array) passed in a call that is a statement of its own (`f(&mut s[i]);` or `let r = f(&mut s[i]);`): the element is copied in and stored back after the call",
             );
             return None;
         }
@@ -3096,6 +3228,7 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         read_only_views: Vec::new(),
         ref_params: Vec::new(),
         tile_dims: Default::default(),
+        fresh: 0,
     };
     let mut params = Vec::new();
     let mut bindings = Vec::new();

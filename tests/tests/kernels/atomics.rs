@@ -501,3 +501,31 @@ fn subgroup_operations_combine_the_work_items_of_a_subgroup() {
         }
     }
 }
+
+/// `atomic_fetch_inc(&mut h[[bin]]);` as a statement of its own stays an
+/// atomic on the element (a `&mut` element argument of other functions is
+/// copied in and out; an atomic's never is): every count exact, with many
+/// work items per bin.
+#[amp_test]
+fn atomics_through_mut_element_statements_stay_atomic() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(0xA70 + k as u64);
+        let n = 20_000usize;
+        let vals = any_u32s(&mut rng, n);
+        let mut hist = vec![0u32; 8];
+        {
+            let v = ArrayView::new([n as i32], &vals).unwrap();
+            let h = ArrayView::new_mut([8], &mut hist).unwrap();
+            parallel_for_each!(&view, v.extent(), |idx: Index<1>| {
+                let bin = (v[idx] % 8) as i32;
+                atomic_fetch_inc(&mut h[[bin]]);
+            })
+            .unwrap();
+        }
+        let mut want = vec![0u32; 8];
+        for &x in &vals {
+            want[(x % 8) as usize] += 1;
+        }
+        assert_eq!(hist, want, "{what}");
+    }
+}

@@ -540,3 +540,89 @@ fn functions_declare_tile_static_memory() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// `&mut` to elements (C++ AMP passes `T&` to elements of arrays, views and
+// `tile_static` arrays)
+
+/// `&mut` to elements of a `tile_static` array, of a writable view and of
+/// a local array, passed to `#[kernel]` functions (copied in, passed and
+/// stored back): an odd-even transposition sort of each tile in
+/// `tile_static` memory with `order2(&mut s[a], &mut s[b])`, the swapped
+/// count written with `let r = order2(..)`, a view element doubled in
+/// place and a local array's elements swapped with indices evaluated once;
+/// against plain Rust on random inputs on every accelerator.
+#[amp_test]
+fn mut_references_to_elements_are_passed_to_functions() {
+    const TS: i32 = 16;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(0xF2F0 + k as u64);
+        let tiles = rng.range(1, 7);
+        let n = tiles * TS;
+        let data: Vec<i32> = (0..n).map(|_| rng.range(-1000, 1000)).collect();
+        let mut sorted = vec![i32::MIN; n as usize];
+        let mut scaled: Vec<i32> = (0..n).map(|_| rng.range(-1000, 1000)).collect();
+        let before = scaled.clone();
+        let mut swaps = vec![-1i32; n as usize];
+        {
+            let dv = ArrayView::new([n], &data).unwrap();
+            let so = ArrayView::new_mut([n], &mut sorted).unwrap();
+            let sc = ArrayView::new_mut([n], &mut scaled).unwrap();
+            let sw = ArrayView::new_mut([n], &mut swaps).unwrap();
+            let domain = Extent::new([n]).tile::<TS>().unwrap();
+            parallel_for_each!(&view, domain, |t: TiledIndex<1>| {
+                tile_static! { let s: [i32; 16]; }
+                let l = t.local[0];
+                s[l] = dv[t.global];
+                t.barrier.wait();
+                let mut count = 0;
+                for phase in 0..16 {
+                    let a = 2 * (l / 2) + phase % 2;
+                    if l % 2 == 0 && a + 1 < 16 {
+                        let swapped = order2(&mut s[a], &mut s[a + 1]);
+                        if swapped {
+                            count += 1;
+                        }
+                    }
+                    t.barrier.wait();
+                }
+                so[t.global] = s[l];
+                sw[t.global] = count;
+                // A view element, in place.
+                swap_values(&mut sc[t.global], &mut sc[t.global]);
+                let mut pair = [sc[t.global], 3 * sc[t.global]];
+                let mut i = 0;
+                // Each index once: `i` is 0 for the read and the write.
+                swap_values(&mut pair[i], &mut pair[1]);
+                i += 1;
+                sc[t.global] = pair[0] - pair[i];
+            })
+            .unwrap();
+        }
+        for tile in 0..tiles as usize {
+            let r = tile * TS as usize..(tile + 1) * TS as usize;
+            let mut want = data[r.clone()].to_vec();
+            want.sort_unstable();
+            assert_eq!(&sorted[r.clone()], &want[..], "{acc}: tile {tile}");
+            // Odd-even transposition: even work items count their swaps.
+            let mut model = data[r.clone()].to_vec();
+            let mut counts = vec![0i32; TS as usize];
+            for phase in 0..16usize {
+                for l in (0..TS as usize).step_by(2) {
+                    let a = l + phase % 2;
+                    if a + 1 < 16 && model[a] > model[a + 1] {
+                        model.swap(a, a + 1);
+                        counts[l] += 1;
+                    }
+                }
+            }
+            assert_eq!(&swaps[r.clone()], &counts[..], "{acc}: tile {tile}");
+        }
+        let want: Vec<i32> = before
+            .iter()
+            .map(|&x| x.wrapping_mul(3).wrapping_sub(x))
+            .collect();
+        assert_eq!(scaled, want, "{acc}");
+    }
+}
