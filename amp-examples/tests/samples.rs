@@ -362,7 +362,7 @@ fn transpose_simple_and_tiled() {
 /// different devices and are gathered through the host), on random shapes
 /// with band edges inside and outside the optimised kernel's blocks; every
 /// element of the product checked (exact: small values).
-#[amp_test]
+#[test]
 fn multi_gpu_matrix_multiplication_over_every_accelerator_set() {
     use amp_examples::multi_gpu::matmul_multi;
     let accs = accelerators();

@@ -559,7 +559,7 @@ fn repeatedly_discarded_section_writes_leave_the_source_unchanged() {
 // ---------------------------------------------------------------------------
 // Views with no data source
 
-#[amp_test]
+#[test]
 fn views_without_a_data_source_never_lose_their_only_copy() {
     let accs = accelerators();
     for (k, acc) in accs.iter().enumerate() {
@@ -931,7 +931,7 @@ fn overlapping_sections_stay_consistent_across_accelerators() {
 /// Two threads launch kernels at the same moment on two accelerator views
 /// (two views of one accelerator, or two accelerators), each writing its own
 /// half of one source; one `synchronize` then brings both halves home.
-#[amp_test]
+#[test]
 fn concurrent_views_writing_disjoint_sections_of_one_source() {
     let accs = accelerators();
     let mut pairs = Vec::new();

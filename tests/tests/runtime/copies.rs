@@ -440,7 +440,7 @@ fn is_invalid(r: amp_core::Result<()>, ctx: &str) {
     assert!(matches!(r, Err(Error::InvalidArgument(_))), "{ctx}: {r:?}");
 }
 
-#[amp_test]
+#[test]
 fn mismatched_extents_are_errors_and_write_nothing() {
     let accs = accelerators();
     for (k, acc) in accs.iter().enumerate() {
