@@ -95,6 +95,24 @@ enum Binding {
     },
 }
 
+/// `a.section(o, e)`, `a.section_from(o)`, `a.project(k)` or
+/// `a.view_as(e)` of a name: a view made in the kernel.
+fn view_method(e: &syn::Expr) -> Option<&syn::ExprMethodCall> {
+    match e {
+        syn::Expr::MethodCall(m)
+            if m.turbofish.is_none()
+                && matches!(strip_parens(&m.receiver), syn::Expr::Path(_))
+                && ((m.method == "section" && m.args.len() == 2)
+                    || (m.method == "section_from" && m.args.len() == 1)
+                    || (m.method == "project" && m.args.len() == 1)
+                    || (m.method == "view_as" && m.args.len() == 1)) =>
+        {
+            Some(m)
+        }
+        _ => None,
+    }
+}
+
 /// `let name = base.section(origin, extent);` or
 /// `let name = base.section_from(origin);`: the name and the call.
 fn section_let(l: &syn::Local) -> Option<(Ident, &syn::ExprMethodCall)> {
@@ -2028,6 +2046,108 @@ impl Resolver<'_> {
     }
 
     /// `base[i][j]...`: the base and the index expressions, outermost last.
+    /// `a.section(o, e)[i]`, `a.section_from(o)[i]`, `a.project(k)[j]`,
+    /// `a.view_as(e)[i]` of a captured view (no `let`): the view's element,
+    /// as through a view made with `let` (section 7 of the kernel language).
+    fn inline_view(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        indices: &[&syn::Expr],
+    ) -> Option<(IndexBase, Vec<Expr>)> {
+        let span = m.span();
+        let syn::Expr::Path(p) = strip_parens(&m.receiver) else {
+            return None;
+        };
+        let name = self.path_ident(p)?;
+        let capture = match self.lookup(&name.to_string()) {
+            None if !is_const_name(&name.to_string()) => self.capture(&name)?,
+            Some(Binding::View(c)) => c,
+            _ => {
+                self.errors.at(
+                    &m.receiver,
+                    format!("`{}` of a view made in the kernel is written with a `let` of its own: `let v = {name}.{}(..);`, then `v[i]`", m.method, m.method),
+                );
+                return None;
+            }
+        };
+        // The index of the new view: one value, or its components.
+        let mut parts = Vec::new();
+        for i in indices {
+            match strip_parens(strip_usize_cast(i)) {
+                syn::Expr::Array(a) if m.method == "project" => {
+                    for x in &a.elems {
+                        parts.push(self.expr(strip_usize_cast(x))?);
+                    }
+                }
+                other => parts.push(self.index_value(other)?),
+            }
+        }
+        let joined = |mut parts: Vec<Expr>| {
+            if parts.len() == 1 {
+                parts.pop().expect("one index")
+            } else {
+                Expr {
+                    kind: ExprKind::MakeIndex(parts, false),
+                    span,
+                }
+            }
+        };
+        let index = match m.method.to_string().as_str() {
+            "project" => {
+                let mut all = vec![self.expr(strip_usize_cast(&m.args[0]))?];
+                all.extend(parts);
+                return Some((IndexBase::Capture(capture, name), all));
+            }
+            "view_as" => {
+                let extent = match strip_parens(&m.args[0]) {
+                    syn::Expr::Array(a) => Expr {
+                        kind: ExprKind::MakeIndex(
+                            a.elems
+                                .iter()
+                                .map(|x| self.expr(x))
+                                .collect::<Option<_>>()?,
+                            true,
+                        ),
+                        span: a.span(),
+                    },
+                    other => self.expr(other)?,
+                };
+                let at = Expr {
+                    kind: ExprKind::Call(
+                        "Linearize",
+                        Ident::new("linearize", span),
+                        vec![extent, joined(parts)],
+                    ),
+                    span,
+                };
+                Expr {
+                    kind: ExprKind::Call(
+                        "Delinearize",
+                        Ident::new("delinearize", span),
+                        vec![
+                            Expr {
+                                kind: ExprKind::Extent(capture, name.clone()),
+                                span,
+                            },
+                            at,
+                        ],
+                    ),
+                    span,
+                }
+            }
+            // `section` and `section_from`: the origin plus the index.
+            _ => Expr {
+                kind: ExprKind::Binary(
+                    BinaryOp::Add,
+                    Box::new(self.index_value(&m.args[0])?),
+                    Box::new(joined(parts)),
+                ),
+                span,
+            },
+        };
+        Some((IndexBase::Capture(capture, name), vec![index]))
+    }
+
     fn index_chain(&mut self, e: &syn::Expr) -> Option<(IndexBase, Vec<Expr>)> {
         let mut indices = Vec::new();
         let mut cur = strip_parens(e);
@@ -2036,6 +2156,9 @@ impl Resolver<'_> {
             cur = strip_parens(&ix.expr);
         }
         indices.reverse();
+        if let Some(m) = view_method(cur) {
+            return self.inline_view(m, &indices);
+        }
         let syn::Expr::Path(p) = cur else {
             self.errors.at(
                 cur,
@@ -2406,16 +2529,17 @@ impl Resolver<'_> {
             // A component of a computed value (`t.global[0]`,
             // `a.extent()[1]`, `(idx + off)[0]`, `e.post_inc()[0]`).
             syn::Expr::Index(ix)
-                if self.tiled_field(&ix.expr).is_some()
-                    || matches!(
-                        strip_parens(&ix.expr),
-                        syn::Expr::MethodCall(_)
-                            | syn::Expr::Binary(_)
-                            | syn::Expr::Unary(_)
-                            | syn::Expr::Call(_)
-                            | syn::Expr::Block(_)
-                            | syn::Expr::Field(_)
-                    ) =>
+                if view_method(strip_parens(&ix.expr)).is_none()
+                    && (self.tiled_field(&ix.expr).is_some()
+                        || matches!(
+                            strip_parens(&ix.expr),
+                            syn::Expr::MethodCall(_)
+                                | syn::Expr::Binary(_)
+                                | syn::Expr::Unary(_)
+                                | syn::Expr::Call(_)
+                                | syn::Expr::Block(_)
+                                | syn::Expr::Field(_)
+                        )) =>
             {
                 if let Some(kind) = self.projection_extent(ix)? {
                     return Some(Expr { kind, span });

@@ -247,3 +247,38 @@ fn an_index_outside_a_reshaped_view_fails_on_the_cpu() {
         assert_eq!(out, before, "{what}");
     }
 }
+
+/// Views made inside kernels without a `let`: `a.section(o, e)[idx]`,
+/// `a.section_from(o)[[i, j]]`, `a.project(i)[j]` and `a.view_as(e)[idx]`
+/// read, and `o.project(i)[j] = ..` writes, as the `let` forms do.
+#[amp_test]
+fn views_made_inline_read_and_write_like_their_let_forms() {
+    let (rows, cols) = (9usize, 11usize);
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(12_500 + k as u64);
+        let data = i32s(&mut rng, rows * cols, -1000, 1000);
+        let (r0, c0) = (rng.range(0, 4), rng.range(0, 5));
+        let mut out = vec![POISON_I32; 4 * 6];
+        {
+            let a = ArrayView::new([rows as i32, cols as i32], &data).unwrap();
+            let o = ArrayView::new_mut([4, 6], &mut out).unwrap();
+            let n = (rows * cols) as i32;
+            parallel_for_each!(&view, Extent::new([4, 6]), |idx: Index<2>| {
+                let (i, j) = (idx[0], idx[1]);
+                let v = a.section([r0, c0], [4, 6])[idx]
+                    + a.section_from([r0, c0])[[i, j]] * 2
+                    + a.project(r0 + i)[c0 + j] * 4
+                    + a.view_as([n])[(r0 + i) * 11 + c0 + j] * 8;
+                o.project(i)[j] = v;
+            })
+            .unwrap();
+        }
+        let mut want = vec![0; 4 * 6];
+        for i in 0..4 {
+            for j in 0..6 {
+                want[i * 6 + j] = data[(r0 as usize + i) * cols + c0 as usize + j] * 15;
+            }
+        }
+        assert_same(&out, &want, &format!("{what} origin ({r0}, {c0})"));
+    }
+}
