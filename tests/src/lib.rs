@@ -39,7 +39,8 @@ pub const SNAPSHOT_LIST_VAR: &str = "AMP_SNAPSHOT_LIST";
 /// `#[amp_test]` generates call. `path` is the generated module's path
 /// (`kernels::arith::add_f32`), which names the test's WGSL snapshots.
 ///
-/// On [`Target::Cpu`], the kernels the test launches on this thread are
+/// With `snapshots` (the `cpu` test, or the `wgpu` test of a test that has
+/// no `cpu` one), the kernels the test launches on this thread are
 /// recorded, lowered for a reference device (no GPU needed), and each
 /// distinct one is compared with its snapshot in `tests/snapshots/wgsl`
 /// (`kernels__arith__add_f32.snap`, then `-2`, `-3`, ... in the order of
@@ -50,9 +51,8 @@ pub const SNAPSHOT_LIST_VAR: &str = "AMP_SNAPSHOT_LIST";
 /// # Panics
 ///
 /// If `test` panics, or a snapshot differs.
-pub fn run_on<R>(target: Target, path: &str, test: impl FnOnce() -> R) -> R {
+pub fn run_on<R>(target: Target, path: &str, snapshots: bool, test: impl FnOnce() -> R) -> R {
     TARGET.with(|t| t.set(Some(target)));
-    let snapshots = target == Target::Cpu;
     if snapshots {
         amp_core::__private::snapshot::start();
     }

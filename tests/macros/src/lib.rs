@@ -23,7 +23,8 @@ use syn::{Error, ItemFn, parse_macro_input};
 /// Turns a test function into one test per kind of accelerator (see the
 /// crate's documentation). `#[should_panic]` and `#[ignore]` apply to each.
 /// `#[amp_test(wgpu)]` makes only the `wgpu` test (a test of GPU-only
-/// behaviour), `#[amp_test(cpu)]` only the `cpu` one.
+/// behaviour; it checks the snapshots of its kernels, where an adapter
+/// exists), `#[amp_test(cpu)]` only the `cpu` one.
 #[proc_macro_attribute]
 pub fn amp_test(args: TokenStream, item: TokenStream) -> TokenStream {
     let args = proc_macro2::TokenStream::from(args);
@@ -65,17 +66,26 @@ pub fn amp_test(args: TokenStream, item: TokenStream) -> TokenStream {
         .collect();
     let name = &func.sig.ident;
     let output = &func.sig.output;
+    // The `cpu` test checks the WGSL snapshots; a test of GPU-only
+    // behaviour checks them in its `wgpu` test.
+    let only_wgpu = kinds.len() == 1 && kinds[0] == "wgpu";
     let tests = kinds.iter().map(|kind| {
         let test = syn::Ident::new(kind, proc_macro2::Span::call_site());
         let target = syn::Ident::new(
             if kind == "cpu" { "Cpu" } else { "Wgpu" },
             proc_macro2::Span::call_site(),
         );
+        let snapshots = kind == "cpu" || only_wgpu;
         quote! {
             #[test]
             #(#test_attrs)*
             fn #test() #output {
-                ::amp_tests::run_on(::amp_tests::Target::#target, ::core::module_path!(), super::#name)
+                ::amp_tests::run_on(
+                    ::amp_tests::Target::#target,
+                    ::core::module_path!(),
+                    #snapshots,
+                    super::#name,
+                )
             }
         }
     });
