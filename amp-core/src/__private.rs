@@ -193,8 +193,8 @@ pub mod kernel {
     pub use crate::kernel::cpu::{LocalTile, Slots, TileAt, TileBatch, WorkItem};
     pub use crate::kernel::ir;
     pub use crate::kernel::math::{
-        Abs, Bits, Componentwise, Cross, Euclid, Float, FromBits, Geometric, Num, PowerOfTwo,
-        Reshape, Shape, ToBits,
+        Abs, BitcastAs, Bits, Componentwise, Cross, Euclid, Float, FromBits, Geometric, Num,
+        PowerOfTwo, Reshape, Shape, ToBits,
     };
     pub use crate::kernel::native::{
         AtomicAccess, CpuView, IntoIndex, Load, Store, TileArray, TileMemory, WritableAccess, ops,

@@ -382,6 +382,11 @@ pub enum Builtin {
     /// `extent`. Made by the macros for views made with `view_as` inside
     /// kernels.
     Delinearize,
+    /// `bitcast(value, witness)`: `value`'s bits as the type of `witness`
+    /// (a literal, or a captured container, whose element type it takes
+    /// without reading it); both 4-byte scalars. Made by the macros for
+    /// views made with `reinterpret_as` inside kernels.
+    Bitcast,
     /// A `tile_static` element (the argument, a `TileLoad`) read at an
     /// address every work item of the tile shares, after a barrier and
     /// before any write to the array: the same value for the whole tile

@@ -477,6 +477,46 @@ impl<const N: usize> Reshape<N> for crate::Index<N> {
     }
 }
 
+/// Bit reinterpretation between 4-byte scalars, for views made with
+/// `reinterpret_as` inside kernels: `value.bitcast_as(witness)` has the
+/// type of the witness (a value of it, or a container of it, which is not
+/// read).
+pub trait BitcastAs<W> {
+    /// The reinterpreted type.
+    type Out;
+    /// `self`'s bits as [`Self::Out`](BitcastAs::Out).
+    fn bitcast_as(self, witness: W) -> Self::Out;
+}
+
+macro_rules! bitcast_scalars {
+    ($($from:ty => $($to:ty),*);* $(;)?) => {$($(
+        impl BitcastAs<$to> for $from {
+            type Out = $to;
+            fn bitcast_as(self, _: $to) -> $to {
+                bytemuck::cast(self)
+            }
+        }
+    )*)*};
+}
+
+bitcast_scalars! {
+    f32 => f32, i32, u32;
+    i32 => f32, i32, u32;
+    u32 => f32, i32, u32;
+}
+
+impl<S, T, const N: usize, A> BitcastAs<&crate::kernel::native::CpuView<T, N, A>> for S
+where
+    S: bytemuck::Pod,
+    T: crate::Element,
+    A: crate::Access,
+{
+    type Out = T;
+    fn bitcast_as(self, _: &crate::kernel::native::CpuView<T, N, A>) -> T {
+        bytemuck::cast(self)
+    }
+}
+
 macro_rules! vector_math {
     (float $($name:ident($t:ty) [$($f:ident),+]);* $(;)?) => {$(
         impl Componentwise for crate::$name {

@@ -466,6 +466,52 @@ impl<'k> Checker<'k> {
         }
     }
 
+    /// `bitcast(value, witness)`: 4-byte scalars both; the witness's type
+    /// (a container witness: its element type).
+    fn bitcast(&mut self, args: &[Expr], span: Span) -> Result<Term> {
+        let [value, witness] = args else {
+            return Err(type_error(span, "bitcast takes two arguments".to_string()));
+        };
+        let four = |t: &Type| matches!(t, Type::Scalar(Scalar::I32 | Scalar::U32 | Scalar::F32));
+        let target = match &witness.kind {
+            ExprKind::Capture(c) => match self.capture(*c, span)? {
+                CaptureKind::Container { elem, .. } => elem.clone(),
+                _ => {
+                    return Err(type_error(
+                        span,
+                        "bitcast into a scalar capture".to_string(),
+                    ));
+                }
+            },
+            _ => match self.expr(witness)? {
+                Term::Known(t) => t,
+                other => match self.solver.resolve(&other) {
+                    Term::Known(t) => t,
+                    _ => Type::Scalar(Scalar::I32),
+                },
+            },
+        };
+        let v = self.expr(value)?;
+        let from = match self.solver.resolve(&v) {
+            Term::Known(t) => t,
+            _ => {
+                // An unsuffixed literal: the other 4-byte integer type.
+                self.solver
+                    .unify(&v, &Term::Known(Type::Scalar(Scalar::I32)), span)?;
+                Type::Scalar(Scalar::I32)
+            }
+        };
+        if !four(&target) || !four(&from) {
+            return Err(type_error(
+                span,
+                format!(
+                    "reinterpret_as in kernels converts between i32, u32 and f32 (4-byte scalars), not {from:?} and {target:?}: make other reinterpretations on the host"
+                ),
+            ));
+        }
+        Ok(Term::Known(target))
+    }
+
     fn load(&mut self, c: CaptureId, idx: &[Expr], span: Span) -> Result<Term> {
         let (elem, rank) = match self.capture(c, span)? {
             CaptureKind::Container { elem, rank, .. } => (elem.clone(), *rank),
@@ -926,6 +972,9 @@ impl<'k> Checker<'k> {
         }
         if f.is_subgroup() {
             return self.subgroup(f, args, span);
+        }
+        if f == Builtin::Bitcast {
+            return self.bitcast(args, span);
         }
         let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
         let first = ts

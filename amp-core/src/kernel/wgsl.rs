@@ -1963,6 +1963,20 @@ impl Writer<'_> {
                     "a uniform load of a non-tile_static value",
                 )),
             },
+            ExprKind::Call(Builtin::Bitcast, args) => {
+                let [value, witness] = args.as_slice() else {
+                    return Err(compile_error(span, "bitcast takes two arguments"));
+                };
+                let target = match &witness.kind {
+                    ExprKind::Capture(c) => match self.kernel.captures.get(c.0 as usize) {
+                        Some((_, CaptureKind::Container { elem, .. })) => elem.clone(),
+                        _ => return Err(compile_error(span, "bitcast into a scalar capture")),
+                    },
+                    _ => self.expr(witness, pre)?.1,
+                };
+                let (v, _) = self.expr(value, pre)?;
+                Ok((format!("bitcast<{}>({v})", type_wgsl(&target)), target))
+            }
             ExprKind::Call(f, args) => {
                 let refs: Vec<&Expr> = args.iter().collect();
                 let mut vals: Vec<(String, Type)> = self.seq(&refs, pre)?;
@@ -2535,7 +2549,7 @@ impl Writer<'_> {
                     format!("{f:?} applies to float short vectors, not {ty:?}"),
                 ));
             }
-            Contains | Size | Linearize | Delinearize => {
+            Contains | Size | Linearize | Delinearize | Bitcast => {
                 return Err(compile_error(
                     span,
                     format!("{f:?} applies to an extent, not {ty:?}"),

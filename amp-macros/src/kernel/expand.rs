@@ -1159,6 +1159,7 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             let trait_path = match method.to_string().as_str() {
                 "size" => kpath("Shape"),
                 "linearize" | "delinearize" => kpath("Reshape"),
+                "bitcast_as" => kpath("BitcastAs"),
                 "abs" => kpath("Abs"),
                 "min" | "max" | "clamp" => kpath("Num"),
                 "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits"

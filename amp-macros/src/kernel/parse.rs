@@ -83,6 +83,14 @@ enum Binding {
         extent: (u32, Ident),
         section: Option<((u32, Ident), (u32, Ident))>,
     },
+    /// A view of the same bits as another element type made in the kernel
+    /// (`let w = a.reinterpret_as::<u32>();`): the view's capture (rank 1
+    /// over its elements in row-major order) and the new element type.
+    Reinterpreted {
+        capture: u32,
+        capture_name: Ident,
+        target: Scalar,
+    },
     /// A projection of a captured view or of a section made in the kernel
     /// (`let row = a.project(i);`, C++ AMP's `a[i]` of a view): the view's
     /// capture, the locals holding the fixed leading components, and the
@@ -93,6 +101,20 @@ enum Binding {
         prefix: Vec<(u32, Ident)>,
         section: Option<((u32, Ident), (u32, Ident))>,
     },
+}
+
+/// `let name = base.reinterpret_as::<T>();`: the name and the call.
+fn reinterpret_let(l: &syn::Local) -> Option<(Ident, &syn::ExprMethodCall)> {
+    let syn::Pat::Ident(p) = &l.pat else {
+        return None;
+    };
+    let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+    match strip_parens(&init.expr) {
+        syn::Expr::MethodCall(m) if m.method == "reinterpret_as" && m.args.is_empty() => {
+            Some((p.ident.clone(), m))
+        }
+        _ => None,
+    }
 }
 
 /// `a.section(o, e)`, `a.section_from(o)`, `a.project(k)` or
@@ -164,6 +186,9 @@ struct Resolver<'e> {
     tile_dims: std::collections::HashMap<u32, Vec<syn::Expr>>,
     /// Numbers the temporaries of `&mut` arguments copied in and out.
     fresh: u32,
+    /// Set by [`Resolver::index_chain`] for an element of a reinterpreted
+    /// view: its capture and element type (the caller converts the bits).
+    reinterpreted: Option<(u32, Scalar)>,
 }
 
 const MATH_METHODS: &[(&str, &str)] = &[
@@ -366,6 +391,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         ref_params: Vec::new(),
         tile_dims: Default::default(),
         fresh: 0,
+        reinterpreted: None,
     };
     let body = match &*closure.body {
         syn::Expr::Block(b) => resolver.block(&b.block),
@@ -811,6 +837,8 @@ impl Resolver<'_> {
                 syn::Stmt::Local(l) => {
                     if let syn::Pat::Tuple(t) = &l.pat {
                         out.stmts.extend(self.local_tuple(l, t));
+                    } else if let Some((name, m)) = reinterpret_let(l) {
+                        self.local_reinterpret(name, m);
                     } else if let Some((name, m)) = section_let(l) {
                         out.stmts.extend(self.local_section(l, name, m));
                     } else if let Some(s) = self.local(l) {
@@ -1245,6 +1273,59 @@ impl Resolver<'_> {
         vec![stmt]
     }
 
+    /// `let w = a.reinterpret_as::<T>();` of a captured view, with `T` one
+    /// of `i32`, `u32`, `f32` (C++ AMP's `reinterpret_as` in `restrict(amp)`
+    /// code, for elements of the same size): `w[k]` reads the bits of `a`'s
+    /// element at row-major position `k` as a `T`, `w[k] = v` stores `v`'s
+    /// bits there.
+    fn local_reinterpret(&mut self, name: Ident, m: &syn::ExprMethodCall) {
+        let target = m.turbofish.as_ref().and_then(|t| match t.args.first() {
+            Some(syn::GenericArgument::Type(syn::Type::Path(p))) if t.args.len() == 1 => {
+                match p.path.get_ident()?.to_string().as_str() {
+                    "i32" => Some(Scalar::I32),
+                    "u32" => Some(Scalar::U32),
+                    "f32" => Some(Scalar::F32),
+                    _ => None,
+                }
+            }
+            _ => None,
+        });
+        let Some(target) = target else {
+            self.errors.at(
+                m,
+                "`reinterpret_as` in a kernel names its element type, one of i32, u32 and f32 (elements of 4 bytes): `a.reinterpret_as::<u32>()`; make other reinterpretations on the host",
+            );
+            return;
+        };
+        let base_name = match strip_parens(&m.receiver) {
+            syn::Expr::Path(p) => self.path_ident(p),
+            _ => None,
+        };
+        let capture = match &base_name {
+            Some(n) => match self.lookup(&n.to_string()) {
+                None if !is_const_name(&n.to_string()) => self.capture(n),
+                Some(Binding::View(c)) => Some(c),
+                _ => None,
+            },
+            None => None,
+        };
+        let (Some(capture), Some(capture_name)) = (capture, base_name) else {
+            self.errors.at(
+                &m.receiver,
+                "`reinterpret_as` in a kernel is a method of captured views and arrays, by name: `let w = a.reinterpret_as::<u32>();`",
+            );
+            return;
+        };
+        self.scopes.last_mut().expect("a scope").push((
+            name.to_string(),
+            Binding::Reinterpreted {
+                capture,
+                capture_name,
+                target,
+            },
+        ));
+    }
+
     /// A component of a projection's extent (`row.extent()[k]`): the
     /// extent of its view, past the fixed components.
     fn projection_extent(&mut self, ix: &syn::ExprIndex) -> Option<Option<ExprKind>> {
@@ -1428,11 +1509,46 @@ impl Resolver<'_> {
         let span = e.span();
         let kind = match e {
             syn::Expr::Assign(a) => {
-                StmtKind::Assign(self.place(&a.left)?, None, self.expr(&a.right)?)
+                self.reinterpreted = None;
+                let place = self.place(&a.left)?;
+                let stored = self.reinterpreted.take();
+                let mut value = self.expr(&a.right)?;
+                if let Some((c, _)) = stored {
+                    // The value's bits, as the view's own element type.
+                    let span = value.span;
+                    let name = match &place {
+                        Place::Element(_, n, _) => n.clone(),
+                        _ => Ident::new("view", span),
+                    };
+                    value = Expr {
+                        kind: ExprKind::Call(
+                            "Bitcast",
+                            Ident::new("bitcast_as", span),
+                            vec![
+                                value,
+                                Expr {
+                                    kind: ExprKind::Capture(c, name),
+                                    span,
+                                },
+                            ],
+                        ),
+                        span,
+                    };
+                }
+                StmtKind::Assign(place, None, value)
             }
             syn::Expr::Binary(b) if matches!(bin_op(&b.op), Some((_, true))) => {
                 let (op, _) = bin_op(&b.op)?;
-                StmtKind::Assign(self.place(&b.left)?, Some(op), self.expr(&b.right)?)
+                self.reinterpreted = None;
+                let place = self.place(&b.left)?;
+                if self.reinterpreted.take().is_some() {
+                    self.errors.at(
+                        &b.left,
+                        "compound assignment to a reinterpreted view: write `w[k] = w[k] + v`",
+                    );
+                    return None;
+                }
+                StmtKind::Assign(place, Some(op), self.expr(&b.right)?)
             }
             syn::Expr::If(i) => {
                 let cond = self.expr(&i.cond);
@@ -1687,6 +1803,11 @@ impl Resolver<'_> {
                             .at(p, "a view is assigned element by element: `m[i] = ..`");
                         None
                     }
+                    Some(Binding::Reinterpreted { .. }) => {
+                        self.errors
+                            .at(p, "a view is assigned element by element: `w[k] = ..`");
+                        None
+                    }
                     None if is_const_name(&name.to_string()) => {
                         self.errors.at(
                             p,
@@ -1790,6 +1911,13 @@ impl Resolver<'_> {
             return None;
         }
         let (base, idx) = self.index_chain(&r.expr)?;
+        if self.reinterpreted.take().is_some() {
+            self.errors.at(
+                &c.args[0],
+                "atomics on a view reinterpreted in the kernel are not supported: make the view with reinterpret_as on the host",
+            );
+            return None;
+        }
         let target = match base {
             IndexBase::Capture(cap, n) => {
                 self.check_writable(cap, &n)?;
@@ -2149,6 +2277,7 @@ impl Resolver<'_> {
     }
 
     fn index_chain(&mut self, e: &syn::Expr) -> Option<(IndexBase, Vec<Expr>)> {
+        self.reinterpreted = None;
         let mut indices = Vec::new();
         let mut cur = strip_parens(e);
         while let syn::Expr::Index(ix) = cur {
@@ -2225,6 +2354,41 @@ impl Resolver<'_> {
                     span,
                 };
                 return Some((IndexBase::Capture(capture, capture_name), vec![at]));
+            }
+            Some(Binding::Reinterpreted {
+                capture,
+                capture_name,
+                target,
+            }) => {
+                // `w[k]`: the element at row-major position `k`.
+                let span = p.span();
+                let [k] = indices.as_slice() else {
+                    self.errors.at(
+                        p,
+                        "a reinterpreted view has rank 1: index it with one position, `w[k]`",
+                    );
+                    return None;
+                };
+                let k = match strip_parens(strip_usize_cast(k)) {
+                    syn::Expr::Array(a) if a.elems.len() == 1 => self.expr(&a.elems[0])?,
+                    other => self.expr(other)?,
+                };
+                let index = Expr {
+                    kind: ExprKind::Call(
+                        "Delinearize",
+                        Ident::new("delinearize", span),
+                        vec![
+                            Expr {
+                                kind: ExprKind::Extent(capture, capture_name.clone()),
+                                span,
+                            },
+                            k,
+                        ],
+                    ),
+                    span,
+                };
+                self.reinterpreted = Some((capture, target));
+                return Some((IndexBase::Capture(capture, capture_name), vec![index]));
             }
             Some(Binding::Reshaped {
                 capture,
@@ -2442,6 +2606,13 @@ impl Resolver<'_> {
                             );
                             return None;
                         }
+                        Some(Binding::Reinterpreted { .. }) => {
+                            self.errors.at(
+                                p,
+                                "a view made with `reinterpret_as` in a kernel is used element by element (`w[k]`); pass the whole view to #[kernel] functions",
+                            );
+                            return None;
+                        }
                         Some(Binding::TileScalar(id)) => ExprKind::TileLoad(
                             id,
                             name,
@@ -2551,6 +2722,28 @@ impl Resolver<'_> {
             syn::Expr::Index(_) => {
                 let (base, mut indices) = self.index_chain(e)?;
                 match base {
+                    IndexBase::Capture(c, name)
+                        if let Some((_, target)) = self.reinterpreted.take() =>
+                    {
+                        let zero = match target {
+                            Scalar::F32 => Lit::Float(0.0, Some(target)),
+                            _ => Lit::Int(0, Some(target)),
+                        };
+                        ExprKind::Call(
+                            "Bitcast",
+                            Ident::new("bitcast_as", span),
+                            vec![
+                                Expr {
+                                    kind: ExprKind::Load(c, name, indices),
+                                    span,
+                                },
+                                Expr {
+                                    kind: ExprKind::Lit(zero, None),
+                                    span,
+                                },
+                            ],
+                        )
+                    }
                     IndexBase::Capture(c, name) => ExprKind::Load(c, name, indices),
                     IndexBase::TileStatic(id, name) => {
                         // Fewer indices than dimensions: a row (an array).
@@ -3353,6 +3546,7 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         ref_params: Vec::new(),
         tile_dims: Default::default(),
         fresh: 0,
+        reinterpreted: None,
     };
     let mut params = Vec::new();
     let mut bindings = Vec::new();
