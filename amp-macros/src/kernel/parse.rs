@@ -103,6 +103,35 @@ enum Binding {
     },
 }
 
+impl Binding {
+    /// For a view made in the kernel: the capture it views, and its name.
+    fn made_view(&self) -> Option<(u32, Ident)> {
+        match self {
+            Binding::Section {
+                capture,
+                capture_name,
+                ..
+            }
+            | Binding::Projection {
+                capture,
+                capture_name,
+                ..
+            }
+            | Binding::Reshaped {
+                capture,
+                capture_name,
+                ..
+            }
+            | Binding::Reinterpreted {
+                capture,
+                capture_name,
+                ..
+            } => Some((*capture, capture_name.clone())),
+            _ => None,
+        }
+    }
+}
+
 /// `let name = base.reinterpret_as::<T>();`: the name and the call.
 fn reinterpret_let(l: &syn::Local) -> Option<(Ident, &syn::ExprMethodCall)> {
     let syn::Pat::Ident(p) = &l.pat else {
@@ -1002,31 +1031,12 @@ impl Resolver<'_> {
             return self.local_view_as(l, name, m);
         }
         let span = l.span();
-        let base_name = match strip_parens(&m.receiver) {
-            syn::Expr::Path(p) => self.path_ident(p),
-            _ => None,
-        };
-        let Some(base_name) = base_name else {
-            self.errors.at(
-                &m.receiver,
-                "a section in a kernel is made from a captured view by name: `let s = a.section(origin, extent);`",
-            );
+        let Some((capture, capture_name, made)) = self.view_receiver(m) else {
             return Vec::new();
         };
-        let (capture, capture_name, base) = match self.lookup(&base_name.to_string()) {
-            None if !is_const_name(&base_name.to_string()) => {
-                let Some(c) = self.capture(&base_name) else {
-                    return Vec::new();
-                };
-                (c, base_name, None)
-            }
-            Some(Binding::View(c)) => (c, base_name, None),
-            Some(Binding::Section {
-                capture,
-                capture_name,
-                origin,
-                extent,
-            }) => (capture, capture_name, Some((origin, extent))),
+        let base = match made {
+            None => None,
+            Some(Binding::Section { origin, extent, .. }) => Some((origin, extent)),
             Some(Binding::Projection { .. }) => {
                 self.errors.at(
                     &m.receiver,
@@ -1034,17 +1044,10 @@ impl Resolver<'_> {
                 );
                 return Vec::new();
             }
-            Some(Binding::Reshaped { .. }) => {
+            Some(_) => {
                 self.errors.at(
                     &m.receiver,
-                    "a section of a view made with `view_as` is not supported in kernels: index the reshaped view, or reshape on the host",
-                );
-                return Vec::new();
-            }
-            _ => {
-                self.errors.at(
-                    &m.receiver,
-                    "`section` in a kernel is a method of captured views and arrays (and of sections made from them)",
+                    "a section of a view made with `view_as` or `reinterpret_as` is not supported in kernels: index that view, or make the section on the host",
                 );
                 return Vec::new();
             }
@@ -1080,35 +1083,83 @@ impl Resolver<'_> {
             Some(((id, n), _)) => binary(BinaryOp::Add, local(*id, n), relative),
             None => relative,
         };
-        let mut out = Vec::new();
-        let mut bind = |this: &mut Self, what: &str, init: Expr| {
-            let n = Ident::new(&format!("__amp_{name}_{what}"), span);
-            let id = this.declare(&n);
-            out.push(Stmt {
-                kind: StmtKind::Let {
-                    local: id,
-                    name: n.clone(),
-                    mutable: false,
-                    ty: None,
-                    native_ty: None,
-                    init: Some(init),
-                },
-                span,
-            });
-            (id, n)
-        };
-        let origin = bind(self, "origin", origin);
-        let extent = bind(self, "extent", extent);
-        self.scopes.last_mut().expect("a scope").push((
-            name.to_string(),
+        let (origin_let, origin) = self.hidden_let(&format!("__amp_{name}_origin"), origin, span);
+        let (extent_let, extent) = self.hidden_let(&format!("__amp_{name}_extent"), extent, span);
+        self.bind(
+            &name,
             Binding::Section {
                 capture,
                 capture_name,
                 origin,
                 extent,
             },
-        ));
-        out
+        );
+        vec![origin_let, extent_let]
+    }
+
+    /// The view that a view-making method (`section`, `project`,
+    /// `view_as`, `reinterpret_as`) is called on, by name: a captured view
+    /// or array, or a view parameter (`None` with it), or a view made
+    /// earlier in the kernel (its binding), with the capture it views.
+    /// Reports anything else.
+    fn view_receiver(&mut self, m: &syn::ExprMethodCall) -> Option<(u32, Ident, Option<Binding>)> {
+        let method = &m.method;
+        let name = match strip_parens(&m.receiver) {
+            syn::Expr::Path(p) => self.path_ident(p),
+            _ => None,
+        };
+        let Some(name) = name else {
+            self.errors.at(
+                &m.receiver,
+                format!("a view in a kernel is made from a captured view by name: `let v = a.{method}(..);`"),
+            );
+            return None;
+        };
+        match self.lookup(&name.to_string()) {
+            None if !is_const_name(&name.to_string()) => {
+                let c = self.capture(&name)?;
+                Some((c, name, None))
+            }
+            Some(Binding::View(c)) => Some((c, name, None)),
+            Some(b) if let Some((capture, capture_name)) = b.made_view() => {
+                Some((capture, capture_name, Some(b)))
+            }
+            _ => {
+                self.errors.at(
+                    &m.receiver,
+                    format!("`{method}` in a kernel is a method of captured views and arrays (and of views made from them)"),
+                );
+                None
+            }
+        }
+    }
+
+    /// `let <name> = init;` of a local the kernel's text does not name (a
+    /// view's origin, extent or fixed component): the statement and the
+    /// local.
+    fn hidden_let(&mut self, name: &str, init: Expr, span: Span) -> (Stmt, (u32, Ident)) {
+        let n = Ident::new(name, span);
+        let id = self.declare(&n);
+        let stmt = Stmt {
+            kind: StmtKind::Let {
+                local: id,
+                name: n.clone(),
+                mutable: false,
+                ty: None,
+                native_ty: None,
+                init: Some(init),
+            },
+            span,
+        };
+        (stmt, (id, n))
+    }
+
+    /// Binds `name` in the innermost scope.
+    fn bind(&mut self, name: &Ident, binding: Binding) {
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .push((name.to_string(), binding));
     }
 
     /// `let row = base.project(i);` of a captured view, of a section made
@@ -1122,72 +1173,37 @@ impl Resolver<'_> {
         m: &syn::ExprMethodCall,
     ) -> Vec<Stmt> {
         let span = l.span();
-        let base_name = match strip_parens(&m.receiver) {
-            syn::Expr::Path(p) => self.path_ident(p),
-            _ => None,
-        };
-        let Some(base_name) = base_name else {
-            self.errors.at(
-                &m.receiver,
-                "a projection in a kernel is made from a captured view by name: `let row = a.project(i);`",
-            );
+        let Some((capture, capture_name, made)) = self.view_receiver(m) else {
             return Vec::new();
         };
-        let (capture, capture_name, mut prefix, section) = match self.lookup(&base_name.to_string())
-        {
-            None if !is_const_name(&base_name.to_string()) => {
-                let Some(c) = self.capture(&base_name) else {
-                    return Vec::new();
-                };
-                (c, base_name, Vec::new(), None)
-            }
-            Some(Binding::View(c)) => (c, base_name, Vec::new(), None),
-            Some(Binding::Section {
-                capture,
-                capture_name,
-                origin,
-                extent,
-            }) => (capture, capture_name, Vec::new(), Some((origin, extent))),
+        let (mut prefix, section) = match made {
+            None => (Vec::new(), None),
+            Some(Binding::Section { origin, extent, .. }) => (Vec::new(), Some((origin, extent))),
             Some(Binding::Projection {
-                capture,
-                capture_name,
-                prefix,
-                section,
-            }) => (capture, capture_name, prefix, section),
-            _ => {
+                prefix, section, ..
+            }) => (prefix, section),
+            Some(_) => {
                 self.errors.at(
-                        &m.receiver,
-                        "`project` in a kernel is a method of captured views and arrays (and of sections and projections made from them)",
-                    );
+                    &m.receiver,
+                    "a projection of a view made with `view_as` or `reinterpret_as` is not supported in kernels: index that view",
+                );
                 return Vec::new();
             }
         };
         let Some(at) = self.expr(strip_usize_cast(&m.args[0])) else {
             return Vec::new();
         };
-        let n = Ident::new(&format!("__amp_{name}_at{}", prefix.len()), span);
-        let id = self.declare(&n);
-        let stmt = Stmt {
-            kind: StmtKind::Let {
-                local: id,
-                name: n.clone(),
-                mutable: false,
-                ty: None,
-                native_ty: None,
-                init: Some(at),
-            },
-            span,
-        };
-        prefix.push((id, n));
-        self.scopes.last_mut().expect("a scope").push((
-            name.to_string(),
+        let (stmt, local) = self.hidden_let(&format!("__amp_{name}_at{}", prefix.len()), at, span);
+        prefix.push(local);
+        self.bind(
+            &name,
             Binding::Projection {
                 capture,
                 capture_name,
                 prefix,
                 section,
             },
-        ));
+        );
         vec![stmt]
     }
 
@@ -1198,32 +1214,13 @@ impl Resolver<'_> {
     /// `extent` (C++ AMP's `array_view::view_as` in `restrict(amp)` code).
     fn local_view_as(&mut self, l: &syn::Local, name: Ident, m: &syn::ExprMethodCall) -> Vec<Stmt> {
         let span = l.span();
-        let base_name = match strip_parens(&m.receiver) {
-            syn::Expr::Path(p) => self.path_ident(p),
-            _ => None,
-        };
-        let Some(base_name) = base_name else {
-            self.errors.at(
-                &m.receiver,
-                "a view in a kernel is made from a captured view by name: `let m = a.view_as([rows, cols]);`",
-            );
+        let Some((capture, capture_name, made)) = self.view_receiver(m) else {
             return Vec::new();
         };
-        let (capture, capture_name, section) = match self.lookup(&base_name.to_string()) {
-            None if !is_const_name(&base_name.to_string()) => {
-                let Some(c) = self.capture(&base_name) else {
-                    return Vec::new();
-                };
-                (c, base_name, None)
-            }
-            Some(Binding::View(c)) => (c, base_name, None),
-            Some(Binding::Section {
-                capture,
-                capture_name,
-                origin,
-                extent,
-            }) => (capture, capture_name, Some((origin, extent))),
-            _ => {
+        let section = match made {
+            None => None,
+            Some(Binding::Section { origin, extent, .. }) => Some((origin, extent)),
+            Some(_) => {
                 self.errors.at(
                     &m.receiver,
                     "`view_as` in a kernel is a method of captured views and arrays (and of sections made from them)",
@@ -1248,28 +1245,16 @@ impl Resolver<'_> {
                 None => return Vec::new(),
             },
         };
-        let n = Ident::new(&format!("__amp_{name}_extent"), span);
-        let id = self.declare(&n);
-        let stmt = Stmt {
-            kind: StmtKind::Let {
-                local: id,
-                name: n.clone(),
-                mutable: false,
-                ty: None,
-                native_ty: None,
-                init: Some(extent),
-            },
-            span,
-        };
-        self.scopes.last_mut().expect("a scope").push((
-            name.to_string(),
+        let (stmt, extent) = self.hidden_let(&format!("__amp_{name}_extent"), extent, span);
+        self.bind(
+            &name,
             Binding::Reshaped {
                 capture,
                 capture_name,
-                extent: (id, n),
+                extent,
                 section,
             },
-        ));
+        );
         vec![stmt]
     }
 
@@ -1297,33 +1282,24 @@ impl Resolver<'_> {
             );
             return;
         };
-        let base_name = match strip_parens(&m.receiver) {
-            syn::Expr::Path(p) => self.path_ident(p),
-            _ => None,
-        };
-        let capture = match &base_name {
-            Some(n) => match self.lookup(&n.to_string()) {
-                None if !is_const_name(&n.to_string()) => self.capture(n),
-                Some(Binding::View(c)) => Some(c),
-                _ => None,
-            },
-            None => None,
-        };
-        let (Some(capture), Some(capture_name)) = (capture, base_name) else {
-            self.errors.at(
-                &m.receiver,
-                "`reinterpret_as` in a kernel is a method of captured views and arrays, by name: `let w = a.reinterpret_as::<u32>();`",
-            );
+        let Some((capture, capture_name, made)) = self.view_receiver(m) else {
             return;
         };
-        self.scopes.last_mut().expect("a scope").push((
-            name.to_string(),
+        if made.is_some() {
+            self.errors.at(
+                &m.receiver,
+                "`reinterpret_as` in a kernel is a method of captured views and arrays: make it from the view, or on the host",
+            );
+            return;
+        }
+        self.bind(
+            &name,
             Binding::Reinterpreted {
                 capture,
                 capture_name,
                 target,
             },
-        ));
+        );
     }
 
     /// A component of a projection's extent (`row.extent()[k]`): the
@@ -2183,21 +2159,15 @@ impl Resolver<'_> {
         indices: &[&syn::Expr],
     ) -> Option<(IndexBase, Vec<Expr>)> {
         let span = m.span();
-        let syn::Expr::Path(p) = strip_parens(&m.receiver) else {
+        let (capture, name, made) = self.view_receiver(m)?;
+        if made.is_some() {
+            let (method, receiver) = (&m.method, quote::ToTokens::to_token_stream(&m.receiver));
+            self.errors.at(
+                &m.receiver,
+                format!("`{method}` of a view made in the kernel is written with a `let` of its own: `let v = {receiver}.{method}(..);`, then `v[i]`"),
+            );
             return None;
-        };
-        let name = self.path_ident(p)?;
-        let capture = match self.lookup(&name.to_string()) {
-            None if !is_const_name(&name.to_string()) => self.capture(&name)?,
-            Some(Binding::View(c)) => c,
-            _ => {
-                self.errors.at(
-                    &m.receiver,
-                    format!("`{}` of a view made in the kernel is written with a `let` of its own: `let v = {name}.{}(..);`, then `v[i]`", m.method, m.method),
-                );
-                return None;
-            }
-        };
+        }
         // The index of the new view: one value, or its components.
         let mut parts = Vec::new();
         for i in indices {
