@@ -196,6 +196,8 @@ pub mod kernel {
         Abs, BitcastAs, Bits, Componentwise, Cross, Euclid, Float, FromBits, Geometric, Num,
         PowerOfTwo, Reshape, Shape, ToBits,
     };
+    #[cfg(feature = "half")]
+    pub use crate::kernel::math::{HalfFromF32, HalfFromF64, HalfTo};
     pub use crate::kernel::native::{
         AtomicAccess, CpuView, IntoIndex, Load, Store, TileArray, TileMemory, WritableAccess, ops,
     };

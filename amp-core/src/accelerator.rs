@@ -56,6 +56,8 @@ pub(crate) struct Properties {
     pub(crate) dedicated_memory: u64,
     pub(crate) is_emulated: bool,
     pub(crate) double_precision: bool,
+    /// Kernels may use `f16` (wgpu `SHADER_F16`; the `half` feature).
+    pub(crate) half_precision: bool,
     pub(crate) limits: AcceleratorLimits,
     /// Preference for the default choice; higher is better.
     pub(crate) rank: u8,
@@ -352,6 +354,27 @@ impl Accelerator {
     /// ```
     pub fn supports_double_precision(&self) -> bool {
         self.inner.props.double_precision
+    }
+
+    /// Whether kernels may use 16-bit floats (`half::f16` elements, with the
+    /// crate's `half` feature): the wgpu `SHADER_F16` feature; always true
+    /// on the CPU accelerator.
+    ///
+    /// C++ AMP has no half-precision type; this follows
+    /// [`supports_double_precision`](Self::supports_double_precision). A
+    /// kernel that uses `f16` on an accelerator without it fails at launch
+    /// with [`Error::UnsupportedFeature`](crate::Error::UnsupportedFeature).
+    /// Containers of `f16` work everywhere: only kernels need the feature.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Accelerator;
+    ///
+    /// assert!(Accelerator::cpu().supports_half_precision());
+    /// ```
+    pub fn supports_half_precision(&self) -> bool {
+        self.inner.props.half_precision
     }
 
     /// Whether kernels may use `f64` at least for basic arithmetic. WGSL has

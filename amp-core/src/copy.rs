@@ -348,6 +348,7 @@ pub(crate) fn copy_array_to_array<T: Element, const N: usize>(
 }
 
 /// Records a device copy of `region` from `src` to the same bytes of `dst`.
+/// `region` covers whole arrays: it is copied in whole 32-bit words.
 fn copy_device(
     src: &Arc<Storage>,
     dst: &Arc<Storage>,
@@ -361,7 +362,11 @@ fn copy_device(
         (DeviceBinding::Gpu(from), DeviceBinding::Gpu(to)) => view.record(
             |_, encoder| {
                 for r in &ranges {
-                    encoder.copy_buffer_to_buffer(&from, r.start, &to, r.start, r.end - r.start);
+                    // Whole words (both buffers are allocated in words; the
+                    // region is a whole array, so the padding of its last
+                    // word belongs to no element).
+                    let end = r.end.next_multiple_of(4);
+                    encoder.copy_buffer_to_buffer(&from, r.start, &to, r.start, end - r.start);
                 }
                 Ok(())
             },
@@ -372,7 +377,7 @@ fn copy_device(
             |_, _| Ok(()),
             move || {
                 for r in &ranges {
-                    let (lo, hi) = ((r.start / 4) as usize, (r.end / 4) as usize);
+                    let (lo, hi) = ((r.start / 4) as usize, r.end.div_ceil(4) as usize);
                     for (d, s) in to.words()[lo..hi].iter().zip(&from.words()[lo..hi]) {
                         d.store(
                             s.load(std::sync::atomic::Ordering::Relaxed),

@@ -246,6 +246,11 @@ pub enum ScalarType {
     /// A 64-bit float: Rust `f64`, WGSL `f64` (an extension that needs the
     /// accelerator's double-precision support), C++ AMP `double`.
     F64,
+    /// A 16-bit float: Rust `half::f16` (the crate's `half` feature), WGSL
+    /// `f16` (an extension: kernels using it need
+    /// [`Accelerator::supports_half_precision`](crate::Accelerator::supports_half_precision)).
+    /// C++ AMP has no such type.
+    F16,
 }
 
 impl ScalarType {
@@ -266,6 +271,7 @@ impl ScalarType {
             Self::U32 => "u32",
             Self::F32 => "f32",
             Self::F64 => "f64",
+            Self::F16 => "f16",
         }
     }
 
@@ -285,6 +291,7 @@ impl ScalarType {
         match self {
             Self::I32 | Self::U32 | Self::F32 => 4,
             Self::F64 => 8,
+            Self::F16 => 2,
         }
     }
 }
@@ -806,6 +813,8 @@ macro_rules! impl_scalar_element {
 }
 
 impl_scalar_element!(i32 => I32, u32 => U32, f32 => F32, f64 => F64);
+#[cfg(feature = "half")]
+impl_scalar_element!(half::f16 => F16);
 
 /// A WGSL `array<T, N>`. WGSL has no empty arrays, so `N == 0` is a
 /// compile-time error where the impl is used.

@@ -78,6 +78,28 @@ pub use copy::{CopySource, CopyTarget, copy, copy_async};
 pub use element::{Element, ElementKind, ElementType, FieldType, ScalarType};
 pub use error::{Error, Result};
 pub use extent::Extent;
+/// The 16-bit float element type, re-exported from the `half` crate (with
+/// the `half` feature).
+///
+/// Containers of `f16` work on every accelerator; kernels that compute with
+/// it need
+/// [`Accelerator::supports_half_precision`](crate::Accelerator::supports_half_precision)
+/// on GPUs. Inside kernels, `f16::from_f32(x)`, `h.to_f32()`, the
+/// arithmetic operators and comparisons are available
+/// (`docs/kernel-language.md`).
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{ArrayView, f16};
+///
+/// let data = [f16::from_f32(1.5), f16::from_f32(-2.0), f16::from_f32(0.25)];
+/// let v = ArrayView::new([3], &data)?;
+/// assert_eq!(v.get([1])?.to_f32(), -2.0);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+#[cfg(feature = "half")]
+pub use half::f16;
 pub use index::Index;
 pub use kernel_timing::KernelTiming;
 pub use number::{Float, Integer, Number};

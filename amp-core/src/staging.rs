@@ -88,18 +88,18 @@ pub(crate) fn upload(
         let mut range = buffer
             .get_mapped_range_mut(..)
             .map_err(|e| Error::Runtime(format!("cannot write a staging buffer: {e}")))?;
-        let words: Vec<u32> = from.words()[..(bytes / 4) as usize]
+        let words: Vec<u32> = from.words()[..bytes.div_ceil(4) as usize]
             .iter()
             .map(|w| w.load(Ordering::Relaxed))
             .collect();
         range
-            .slice(..bytes as usize)
+            .slice(..bytes.next_multiple_of(4) as usize)
             .copy_from_slice(bytemuck::cast_slice(&words));
     }
     buffer.unmap();
     let result = view.record(
         |_, encoder| {
-            encoder.copy_buffer_to_buffer(&buffer, 0, &to, 0, bytes);
+            encoder.copy_buffer_to_buffer(&buffer, 0, &to, 0, bytes.next_multiple_of(4));
             Ok(())
         },
         || Ok(()),
@@ -149,7 +149,7 @@ pub(crate) fn download(
     });
     view.record(
         |_, encoder| {
-            encoder.copy_buffer_to_buffer(&from, 0, &buffer, 0, bytes);
+            encoder.copy_buffer_to_buffer(&from, 0, &buffer, 0, bytes.next_multiple_of(4));
             Ok(())
         },
         || Ok(()),
@@ -161,7 +161,7 @@ pub(crate) fn download(
         let range = buffer
             .get_mapped_range(..)
             .map_err(|e| Error::Runtime(format!("cannot read a staging buffer: {e}")))?;
-        let words: &[u32] = bytemuck::cast_slice(&range[..bytes as usize]);
+        let words: &[u32] = bytemuck::cast_slice(&range[..bytes.next_multiple_of(4) as usize]);
         for (w, v) in to.words().iter().zip(words) {
             w.store(*v, Ordering::Relaxed);
         }

@@ -8,12 +8,14 @@ use parking_lot::Mutex;
 use crate::{Error, Result};
 
 /// Optional features requested when the adapter offers them: GPU timestamps
-/// (benchmarks), f64 (`supports_double_precision`), subgroups, the on-disk
-/// pipeline cache, f32 atomics and immediates (small per-launch constants).
+/// (benchmarks), f64 (`supports_double_precision`), f16
+/// (`supports_half_precision`), subgroups, the on-disk pipeline cache, f32
+/// atomics and immediates (small per-launch constants).
 const WANTED_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES)
     .union(wgpu::Features::SHADER_F64)
+    .union(wgpu::Features::SHADER_F16)
     .union(wgpu::Features::SUBGROUP)
     .union(wgpu::Features::PIPELINE_CACHE)
     .union(wgpu::Features::SHADER_FLOAT32_ATOMIC)

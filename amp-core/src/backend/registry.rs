@@ -58,6 +58,7 @@ fn cpu_properties() -> Properties {
         dedicated_memory: 0,
         is_emulated: true,
         double_precision: true,
+        half_precision: true,
         limits: AcceleratorLimits {
             max_threads_per_tile: 1024,
             max_tile_dims: [1024, 1024, 1024],
@@ -159,6 +160,7 @@ fn enumerate() -> Registry {
             dedicated_memory: memory::dedicated_memory(&adapter),
             is_emulated: info.device_type == wgpu::DeviceType::Cpu,
             double_precision: features.contains(wgpu::Features::SHADER_F64),
+            half_precision: features.contains(wgpu::Features::SHADER_F16),
             limits: AcceleratorLimits {
                 max_threads_per_tile: limits.max_compute_invocations_per_workgroup,
                 max_tile_dims: [

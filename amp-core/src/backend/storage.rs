@@ -80,18 +80,49 @@ impl CpuMem {
         &self.words
     }
 
+    /// Reads `range` into `out`. Ranges of 2-byte elements (the `half`
+    /// feature) may start or end inside a word.
     fn read(&self, range: Range<u64>, out: &mut [u8]) {
-        let first = (range.start / 4) as usize;
-        for (i, chunk) in out.chunks_exact_mut(4).enumerate() {
-            chunk.copy_from_slice(&self.words[first + i].load(Ordering::Relaxed).to_ne_bytes());
+        if range.start.is_multiple_of(4) && out.len().is_multiple_of(4) {
+            let first = (range.start / 4) as usize;
+            for (i, chunk) in out.chunks_exact_mut(4).enumerate() {
+                chunk.copy_from_slice(&self.words[first + i].load(Ordering::Relaxed).to_ne_bytes());
+            }
+            return;
+        }
+        for w in range.start / 4..range.end.div_ceil(4) {
+            let bytes = self.words[w as usize].load(Ordering::Relaxed).to_ne_bytes();
+            let lo = (w * 4).max(range.start);
+            let hi = (w * 4 + 4).min(range.end);
+            out[(lo - range.start) as usize..(hi - range.start) as usize]
+                .copy_from_slice(&bytes[(lo - w * 4) as usize..(hi - w * 4) as usize]);
         }
     }
 
+    /// Writes `data` over `range`. A word `range` covers only in part keeps
+    /// its other bytes: they are merged in with a compare-and-swap, so a
+    /// kernel writing the neighbouring element at the same time loses
+    /// nothing.
     fn write(&self, range: Range<u64>, data: &[u8]) {
-        let first = (range.start / 4) as usize;
-        for (i, chunk) in data.chunks_exact(4).enumerate() {
-            let word = u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-            self.words[first + i].store(word, Ordering::Relaxed);
+        if range.start.is_multiple_of(4) && data.len().is_multiple_of(4) {
+            let first = (range.start / 4) as usize;
+            for (i, chunk) in data.chunks_exact(4).enumerate() {
+                let word = u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                self.words[first + i].store(word, Ordering::Relaxed);
+            }
+            return;
+        }
+        for w in range.start / 4..range.end.div_ceil(4) {
+            let lo = (w * 4).max(range.start);
+            let hi = (w * 4 + 4).min(range.end);
+            let src = &data[(lo - range.start) as usize..(hi - range.start) as usize];
+            let at = (lo - w * 4) as usize;
+            let _ =
+                self.words[w as usize].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+                    let mut bytes = old.to_ne_bytes();
+                    bytes[at..at + src.len()].copy_from_slice(src);
+                    Some(u32::from_ne_bytes(bytes))
+                });
         }
     }
 }
@@ -687,15 +718,16 @@ impl Storage {
                 }
             }
             DeviceMem::Gpu { device, buffer } => {
-                let hull = part.hull().expect("non-empty part");
+                let hull = words_of(part.hull().expect("non-empty part"));
                 // A staging buffer per chunk of the hull, never one of the
-                // whole size.
+                // whole size. GPU copies move whole words: the hull is
+                // widened to them, and only `part` reaches the host.
                 for c in chunks(hull) {
                     let chunk_part = part.intersection(&RangeSet::from_range(c.clone()));
                     if chunk_part.is_empty() {
                         continue;
                     }
-                    let hull = chunk_part.hull().expect("non-empty chunk");
+                    let hull = words_of(chunk_part.hull().expect("non-empty chunk"));
                     device.read_buffer(buffer, hull.clone(), |data| {
                         for r in chunk_part.ranges() {
                             let lo = (r.start - hull.start) as usize;
@@ -724,11 +756,52 @@ impl Storage {
             .cloned()
             .or_else(|| copy.last_user.clone())
             .unwrap_or_else(|| copy.accelerator.default_view());
-        let mut buf = transfer_buffer(part)?;
+        let host_read_only = matches!(
+            st.host,
+            HostMem::Borrowed {
+                writable: false,
+                ..
+            }
+        );
+        let part = match &copy.mem {
+            DeviceMem::Cpu(_) => part.clone(),
+            DeviceMem::Gpu { .. } if host_read_only => {
+                // A read-only host source holds every byte (kernels cannot
+                // write it), so whole words come from it as they are.
+                RangeSet::from_ranges(part.ranges().iter().map(|r| words_of(r.clone())))
+            }
+            DeviceMem::Gpu { .. } => {
+                // GPU writes move whole words. Where `part` covers a word
+                // only in part (2-byte elements), the rest of the word is
+                // written too, from the host: first make the host hold it
+                // wherever this copy holds it valid, so that nothing newer
+                // on the device is overwritten by an older host value.
+                let words =
+                    RangeSet::from_ranges(part.ranges().iter().map(|r| words_of(r.clone())));
+                let edges = words
+                    .difference(part)
+                    .intersection(&RangeSet::from_range(0..self.bytes));
+                let stale = edges
+                    .difference(&st.host_valid)
+                    .intersection(&st.copies[to].valid);
+                if !stale.is_empty() {
+                    self.download(st, to, &stale, view)?;
+                    st.host_valid.union_with(&stale);
+                }
+                words
+            }
+        };
+        let copy = &st.copies[to];
+        let mut buf = transfer_buffer(&part)?;
         for r in part.ranges() {
             for c in chunks(r.clone()) {
                 let b = &mut buf[..(c.end - c.start) as usize];
-                read_host_mem(&st.host, c.clone(), b);
+                // Bytes past the end of the source (its last word's padding)
+                // are written as zeros.
+                let inside = c.start..c.end.min(self.bytes);
+                let (held, pad) = b.split_at_mut((inside.end - inside.start) as usize);
+                read_host_mem(&st.host, inside, held);
+                pad.fill(0);
                 write_device(&copy.mem, c, b)?;
             }
         }
@@ -866,7 +939,15 @@ fn write_device(mem: &DeviceMem, range: Range<u64>, data: &[u8]) -> Result<()> {
         }
         DeviceMem::Gpu { device, buffer } => {
             device.check()?;
-            if !data.is_empty() {
+            // GPU writes move whole words: callers start on a word, and a
+            // length that is not whole words ends at the source's end, so
+            // the rest of its last word is padding.
+            debug_assert_eq!(range.start % 4, 0, "GPU writes start on a word");
+            if !data.len().is_multiple_of(4) {
+                let mut padded = data.to_vec();
+                padded.resize(data.len().next_multiple_of(4), 0);
+                device.queue.write_buffer(buffer, range.start, &padded);
+            } else if !data.is_empty() {
                 device.queue.write_buffer(buffer, range.start, data);
             }
             Ok(())
@@ -877,8 +958,14 @@ fn write_device(mem: &DeviceMem, range: Range<u64>, data: &[u8]) -> Result<()> {
 /// The most bytes one step of a transfer moves (and stages).
 const TRANSFER_CHUNK: u64 = 32 * 1024 * 1024;
 
-/// `range` in pieces of at most [`TRANSFER_CHUNK`] bytes (4-aligned, as
-/// every range of a source is).
+/// `range` widened to whole 32-bit words (GPU copies move words; ranges
+/// of 2-byte elements may start or end inside one).
+fn words_of(range: Range<u64>) -> Range<u64> {
+    range.start / 4 * 4..range.end.next_multiple_of(4)
+}
+
+/// `range` in pieces of at most [`TRANSFER_CHUNK`] bytes (4-aligned
+/// pieces when `range` starts on a word).
 fn chunks(range: Range<u64>) -> impl Iterator<Item = Range<u64>> {
     let end = range.end;
     (range.start..end)
@@ -914,7 +1001,7 @@ fn start_download(
     part: RangeSet,
 ) -> Result<PendingDownload> {
     device.check()?;
-    let hull = part.hull().expect("a non-empty part");
+    let hull = words_of(part.hull().expect("a non-empty part"));
     let len = hull.end - hull.start;
     let staging = device.staging_buffer(len, "amp-rs async download")?;
     let mut encoder = device

@@ -188,6 +188,18 @@ macro_rules! scalar_capture {
 
 scalar_capture!(i32 => I32, u32 => U32, f32 => F32, f64 => F64, bool => Bool);
 
+/// An `f16` travels as the `f32` of the same value (exact both ways).
+#[cfg(feature = "half")]
+impl Capture for half::f16 {
+    type Cpu = half::f16;
+    fn kind(&self) -> CaptureKind {
+        CaptureKind::Scalar(Scalar::F16)
+    }
+    fn bind(&self, _view: &AcceleratorView) -> Result<Bound<half::f16>> {
+        Ok(Bound::Scalar(ScalarValue::F32(self.to_f32()), *self))
+    }
+}
+
 /// What the native body gets for a capture: a reference to a container's CPU
 /// form, or a scalar by value.
 pub trait BindNative {
@@ -216,6 +228,9 @@ macro_rules! scalar_native {
         }
     )*};
 }
+
+#[cfg(feature = "half")]
+scalar_native!(half::f16);
 
 scalar_native!(
     i32,

@@ -42,6 +42,8 @@ pub enum Scalar {
     F32,
     /// `f64` (needs `SHADER_F64` on GPUs).
     F64,
+    /// `f16` (`half::f16`; needs `SHADER_F16` on GPUs).
+    F16,
 }
 
 impl Scalar {
@@ -53,6 +55,7 @@ impl Scalar {
             Scalar::U32 => "u32",
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
+            Scalar::F16 => "f16",
         }
     }
 
@@ -61,9 +64,9 @@ impl Scalar {
         matches!(self, Scalar::I32 | Scalar::U32)
     }
 
-    /// Whether it is `f32` or `f64`.
+    /// Whether it is `f32`, `f64` or `f16`.
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::F32 | Scalar::F64 | Scalar::F16)
     }
 
     /// The Rust spelling.
@@ -74,6 +77,7 @@ impl Scalar {
             Scalar::U32 => "u32",
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
+            Scalar::F16 => "f16",
         }
     }
 }
@@ -122,6 +126,7 @@ impl Type {
             ScalarType::I32 => Scalar::I32,
             ScalarType::U32 => Scalar::U32,
             ScalarType::F32 => Scalar::F32,
+            ScalarType::F16 => Scalar::F16,
             _ => Scalar::F64,
         };
         Some(match &e.kind {
@@ -144,6 +149,18 @@ impl Type {
     /// The kernel type of `T`.
     pub fn of<T: crate::Element>() -> Type {
         Type::of_element(&T::element_type()).unwrap_or(Type::Scalar(Scalar::U32))
+    }
+
+    /// Whether the type (or a part of it) is `f16`.
+    pub fn uses_f16(&self) -> bool {
+        match self {
+            Type::Scalar(s) | Type::Vector(_, s) => *s == Scalar::F16,
+            Type::Array(e, _) => e.uses_f16(),
+            Type::Struct(st) => st.fields.iter().any(|(_, t)| t.uses_f16()),
+            Type::Tuple(ts) => ts.iter().any(Type::uses_f16),
+            Type::Ref(t) => t.uses_f16(),
+            Type::Index(_) | Type::Param(_) => false,
+        }
     }
 
     /// Whether the type (or a part of it) is `f64`.
@@ -364,6 +381,14 @@ pub enum Builtin {
     Atanh,
     SinCos,
     FromBits,
+    /// `f16::from_f32(x)` (`half::f16`): `x` is an `f32`.
+    HalfFromF32,
+    /// `f16::from_f64(x)`: `x` is an `f64`.
+    HalfFromF64,
+    /// `h.to_f32()` of an `f16`.
+    HalfToF32,
+    /// `h.to_f64()` of an `f16`.
+    HalfToF64,
     Dot,
     Length,
     Distance,

@@ -154,6 +154,59 @@ impl FromBits for u32 {
     }
 }
 
+/// `f16::from_f32(x)` in kernels (the `half` feature).
+#[cfg(feature = "half")]
+pub trait HalfFromF32: Copy {
+    /// The nearest `f16` (named after `half::f16::from_f32`, which the
+    /// kernel form calls through this trait).
+    #[allow(clippy::wrong_self_convention)]
+    fn from_f32(self) -> half::f16;
+}
+
+#[cfg(feature = "half")]
+impl HalfFromF32 for f32 {
+    fn from_f32(self) -> half::f16 {
+        half::f16::from_f32(self)
+    }
+}
+
+/// `f16::from_f64(x)` in kernels (the `half` feature).
+#[cfg(feature = "half")]
+pub trait HalfFromF64: Copy {
+    /// The nearest `f16` (`half::f16::from_f64`).
+    #[allow(clippy::wrong_self_convention)]
+    fn from_f64(self) -> half::f16;
+}
+
+#[cfg(feature = "half")]
+impl HalfFromF64 for f64 {
+    fn from_f64(self) -> half::f16 {
+        half::f16::from_f64(self)
+    }
+}
+
+/// `h.to_f32()` and `h.to_f64()` of an `f16` in kernels (the `half`
+/// feature); both are exact.
+#[cfg(feature = "half")]
+pub trait HalfTo: Copy {
+    /// The value as an `f32`.
+    #[allow(clippy::wrong_self_convention)]
+    fn to_f32(self) -> f32;
+    /// The value as an `f64`.
+    #[allow(clippy::wrong_self_convention)]
+    fn to_f64(self) -> f64;
+}
+
+#[cfg(feature = "half")]
+impl HalfTo for half::f16 {
+    fn to_f32(self) -> f32 {
+        half::f16::to_f32(self)
+    }
+    fn to_f64(self) -> f64 {
+        half::f16::to_f64(self)
+    }
+}
+
 /// `is_power_of_two` (of `u32`, as in Rust).
 pub trait PowerOfTwo: Copy {
     /// Whether exactly one bit is set.

@@ -788,6 +788,7 @@ where
                             kernel.clone(),
                             device.device.features()
                                 | wgpu::Features::SHADER_F64
+                                | wgpu::Features::SHADER_F16
                                 | wgpu::Features::SUBGROUP,
                             device.device.limits().max_immediate_size,
                             device.loop_guard.is_some(),
@@ -807,6 +808,15 @@ where
                                 accelerator: view.accelerator().description().to_string(),
                                 feature: format!(
                                     "double precision (f64), used by the kernel at {}",
+                                    site.span
+                                ),
+                            });
+                        }
+                        if shader.uses_f16 && !view.accelerator().supports_half_precision() {
+                            return Err(Error::UnsupportedFeature {
+                                accelerator: view.accelerator().description().to_string(),
+                                feature: format!(
+                                    "half precision (f16; the SHADER_F16 feature), used by the kernel at {}",
                                     site.span
                                 ),
                             });

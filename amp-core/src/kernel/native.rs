@@ -14,15 +14,16 @@ use crate::layout::Layout;
 use crate::{Access, Element, Index, ReadWrite};
 
 /// A container as a CPU kernel sees it: the accelerator's copy and the
-/// view's placement in it, in 32-bit words (elements are whole words).
+/// view's placement in it, in units of [`unit`] bytes (32-bit words, or
+/// half-words for 2-byte elements).
 pub struct CpuView<T: Element, const N: usize, A: Access> {
     mem: Arc<CpuMem>,
-    /// The word of element `[0, .., 0]`.
+    /// The unit of element `[0, .., 0]`.
     base: usize,
     /// The view's extent (named so that a kernel's `a.extent` reads as no
     /// field at all).
     bounds: [i32; N],
-    /// Words between neighbours along each dimension.
+    /// Units between neighbours along each dimension.
     word_strides: [usize; N],
     _marker: std::marker::PhantomData<(T, A)>,
 }
@@ -30,12 +31,12 @@ pub struct CpuView<T: Element, const N: usize, A: Access> {
 impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     /// The view of `layout` in `mem`.
     pub(crate) fn new(mem: Arc<CpuMem>, layout: &Layout<N>) -> Self {
-        let words = (size_of::<T>() / 4) as u64;
+        let units = (size_of::<T>() / unit::<T>()) as u64;
         CpuView {
             mem,
-            base: (layout.offset / 4) as usize,
+            base: (layout.offset / unit::<T>() as u64) as usize,
             bounds: layout.extent.to_array(),
-            word_strides: std::array::from_fn(|d| (layout.strides[d] * words) as usize),
+            word_strides: std::array::from_fn(|d| (layout.strides[d] * units) as usize),
             _marker: std::marker::PhantomData,
         }
     }
@@ -56,7 +57,7 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
         }
     }
 
-    /// The first word of the element at `idx`.
+    /// The first unit of the element at `idx`.
     #[inline(always)]
     fn word(&self, idx: Index<N>) -> usize {
         let mut w = self.base;
@@ -86,8 +87,7 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     /// If `idx` is out of bounds (the launch reports it as an error).
     #[inline]
     pub fn load(&self, idx: impl IntoIndex<N>) -> T {
-        let w = self.word(idx.into_index());
-        load_words(&self.mem.words()[w..w + size_of::<T>() / 4])
+        load_elem(self.mem.words(), self.word(idx.into_index()))
     }
 }
 
@@ -122,6 +122,43 @@ impl<const N: usize, I: ops::CastTo<usize>> Load<I> for crate::Extent<N> {
     #[inline(always)]
     fn load_at(self, idx: I) -> i32 {
         self[idx.cast()]
+    }
+}
+
+/// The unit in which memory holding `T` is addressed: 2 bytes for 2-byte
+/// elements (`f16`), else 4 (elements are whole 32-bit words).
+#[inline(always)]
+const fn unit<T>() -> usize {
+    if size_of::<T>() == 2 { 2 } else { 4 }
+}
+
+/// The `T` at unit `u` of `words` (see [`unit`]).
+#[inline(always)]
+fn load_elem<T: Element>(words: &[std::sync::atomic::AtomicU32], u: usize) -> T {
+    if size_of::<T>() == 2 {
+        let bytes = words[u / 2].load(Ordering::Relaxed).to_ne_bytes();
+        let at = (u % 2) * 2;
+        bytemuck::pod_read_unaligned(&bytes[at..at + 2])
+    } else {
+        load_words(&words[u..u + size_of::<T>() / 4])
+    }
+}
+
+/// Writes `value` at unit `u` of `words`. A 2-byte element shares its word
+/// with a neighbour that another work item may write at the same time, so
+/// it is merged in with a compare-and-swap.
+#[inline(always)]
+fn store_elem<T: Element>(words: &[std::sync::atomic::AtomicU32], u: usize, value: T) {
+    if size_of::<T>() == 2 {
+        let new = bytemuck::bytes_of(&value);
+        let at = (u % 2) * 2;
+        let _ = words[u / 2].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+            let mut bytes = old.to_ne_bytes();
+            bytes[at..at + 2].copy_from_slice(new);
+            Some(u32::from_ne_bytes(bytes))
+        });
+    } else {
+        store_words(&words[u..u + size_of::<T>() / 4], value);
     }
 }
 
@@ -187,8 +224,7 @@ impl WritableAccess for ReadWrite {}
 impl<T: Element, const N: usize, A: WritableAccess> Store<T, N> for CpuView<T, N, A> {
     #[inline]
     fn store(&self, idx: impl IntoIndex<N>, value: T) {
-        let w = self.word(idx.into_index());
-        store_words(&self.mem.words()[w..w + size_of::<T>() / 4], value);
+        store_elem(self.mem.words(), self.word(idx.into_index()), value);
     }
 }
 
@@ -298,6 +334,9 @@ pub mod ops {
         )*};
     }
     float_arith!(f32, f64);
+    // `half::f16` arithmetic rounds each result to `f16`, as WGSL's does.
+    #[cfg(feature = "half")]
+    float_arith!(half::f16);
 
     impl<const N: usize> Arith for crate::Index<N> {
         fn add(self, b: Self) -> Self {
@@ -571,6 +610,8 @@ pub mod ops {
         )*};
     }
     negate!(i32, f32, f64);
+    #[cfg(feature = "half")]
+    negate!(half::f16);
     impl<const N: usize> Negate for crate::Index<N> {
         fn negate(self) -> Self {
             -self
@@ -759,7 +800,7 @@ impl TileMemory {
         offset: usize,
         dims: [usize; D],
     ) -> (TileArray<'_, E, D>, usize) {
-        let words = dims.iter().product::<usize>() * (size_of::<E>() / 4);
+        let words = (dims.iter().product::<usize>() * size_of::<E>()).div_ceil(4);
         assert!(
             offset + words <= self.words.len(),
             "tile_static arrays need more than the {} bytes of tile_static memory a tile has",
@@ -784,6 +825,7 @@ pub struct TileArray<'m, E: Element, const D: usize> {
 }
 
 impl<E: Element, const D: usize> TileArray<'_, E, D> {
+    /// The units (see [`unit`]) of the element at `idx`.
     fn word_range(&self, idx: &Index<D>) -> std::ops::Range<usize> {
         let mut linear = 0usize;
         for d in 0..D {
@@ -795,33 +837,20 @@ impl<E: Element, const D: usize> TileArray<'_, E, D> {
             );
             linear = linear * self.dims[d] + i as usize;
         }
-        let w = size_of::<E>() / 4;
+        let w = size_of::<E>() / unit::<E>();
         linear * w..(linear + 1) * w
     }
 
     /// Reads the element at `idx`.
     pub fn load(&self, idx: impl IntoIndex<D>) -> E {
-        let range = self.word_range(&idx.into_index());
-        let mut value = E::zeroed();
-        let bytes = bytemuck::bytes_of_mut(&mut value);
-        for (chunk, word) in bytes.chunks_exact_mut(4).zip(&self.words[range]) {
-            chunk.copy_from_slice(&word.load(Ordering::Relaxed).to_ne_bytes());
-        }
-        value
+        load_elem(self.words, self.word_range(&idx.into_index()).start)
     }
 }
 
 #[diagnostic::do_not_recommend]
 impl<E: Element, const D: usize> Store<E, D> for TileArray<'_, E, D> {
     fn store(&self, idx: impl IntoIndex<D>, value: E) {
-        let range = self.word_range(&idx.into_index());
-        let bytes = bytemuck::bytes_of(&value);
-        for (chunk, word) in bytes.chunks_exact(4).zip(&self.words[range]) {
-            word.store(
-                u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
-                Ordering::Relaxed,
-            );
-        }
+        store_elem(self.words, self.word_range(&idx.into_index()).start, value);
     }
 }
 

@@ -93,6 +93,7 @@ fn locals_bytes(types: &Types, tile_static: &[super::ir::LocalId]) -> u64 {
 pub(crate) fn size_align(t: &Type) -> (u64, u64) {
     match t {
         Type::Scalar(Scalar::F64) => (8, 8),
+        Type::Scalar(Scalar::F16) => (2, 2),
         Type::Scalar(_) | Type::Param(_) => (4, 4),
         Type::Index(n) => (4 * u64::from(*n), 4),
         Type::Vector(n, s) => {

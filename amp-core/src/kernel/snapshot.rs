@@ -26,6 +26,7 @@ pub const REFERENCE_IMMEDIATE_BYTES: u32 = 128;
 /// The features of the reference device: every feature a kernel may use.
 pub fn reference_features() -> wgpu::Features {
     wgpu::Features::SHADER_F64
+        | wgpu::Features::SHADER_F16
         | wgpu::Features::SUBGROUP
         | wgpu::Features::SHADER_FLOAT32_ATOMIC
         | wgpu::Features::IMMEDIATES

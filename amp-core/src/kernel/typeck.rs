@@ -1070,6 +1070,17 @@ impl<'k> Checker<'k> {
                     .unify(&first, &Term::Known(Type::Scalar(Scalar::U32)), span)?;
                 Ok(Term::Known(Type::Scalar(Scalar::F32)))
             }
+            HalfFromF32 | HalfFromF64 | HalfToF32 | HalfToF64 => {
+                let (from, to) = match f {
+                    HalfFromF32 => (Scalar::F32, Scalar::F16),
+                    HalfFromF64 => (Scalar::F64, Scalar::F16),
+                    HalfToF32 => (Scalar::F16, Scalar::F32),
+                    _ => (Scalar::F16, Scalar::F64),
+                };
+                self.solver
+                    .unify(&first, &Term::Known(Type::Scalar(from)), span)?;
+                Ok(Term::Known(Type::Scalar(to)))
+            }
             SinCos => {
                 self.solver.require(&first, Kind::Float, span)?;
                 Ok(Term::TupleOf(vec![first.clone(), first]))

@@ -28,6 +28,9 @@ pub(crate) fn validate(
     if features.contains(wgpu::Features::IMMEDIATES) {
         caps |= naga::valid::Capabilities::IMMEDIATES;
     }
+    if features.contains(wgpu::Features::SHADER_F16) {
+        caps |= naga::valid::Capabilities::SHADER_FLOAT16;
+    }
     let mut validator = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps);
     if features.contains(wgpu::Features::SUBGROUP) {
         validator = naga::valid::Validator::new(

@@ -103,6 +103,8 @@ pub(crate) struct Shader {
     pub(crate) params: ParamLayout,
     /// Whether the module uses `f64`.
     pub(crate) uses_f64: bool,
+    /// Whether the kernel computes with `f16` (needs `SHADER_F16`).
+    pub(crate) uses_f16: bool,
     /// Whether the module uses subgroup operations (`SUBGROUP`).
     pub(crate) uses_subgroups: bool,
     /// Whether the parameters are immediates (else a uniform buffer bound
@@ -134,6 +136,9 @@ struct Writer<'k> {
     indent: usize,
     tmp: u32,
     uses_f64: bool,
+    /// Whether an `f16` value occurs (the module then starts with
+    /// `enable f16;`).
+    uses_f16: bool,
     /// Parameters as immediates (push constants) instead of a uniform buffer.
     immediates: bool,
     /// Count loop entries and iterations (see [`LOOP_GUARD_LIMIT`]).
@@ -342,14 +347,14 @@ const POWF_F32: &str = "fn amp_powf_f32(x: f32, y: f32) -> f32 {
 /// The WGSL expression that rebuilds a value of type `t` from the words of
 /// capture `capture` starting at byte `offset` (WGSL's storage layout,
 /// which `#[derive(Element)]` structs have on the host too); `None` for
-/// types that 32-bit words cannot carry (`f64`, `bool`).
+/// types that 32-bit words cannot carry (`f64`, `bool`, `f16`).
 fn rebuild(t: &Type, capture: u32, offset: u64) -> Option<String> {
     use super::resources::{round, size_align};
     let word = |o: u64| format!("amp_p.amp_s{capture}_{}", o / 4);
     let scalar = |s: Scalar, o: u64| match s {
         Scalar::U32 => Some(word(o)),
         Scalar::I32 | Scalar::F32 => Some(format!("bitcast<{}>({})", s.wgsl(), word(o))),
-        Scalar::F64 | Scalar::Bool => None,
+        Scalar::F64 | Scalar::Bool | Scalar::F16 => None,
     };
     Some(match t {
         Type::Scalar(s) => scalar(*s, offset)?,
@@ -491,6 +496,7 @@ pub(crate) fn write(
         indent: 0,
         tmp: 0,
         uses_f64: false,
+        uses_f16: false,
         immediates,
         loop_guard,
         fns: Default::default(),
@@ -540,6 +546,14 @@ impl Writer<'_> {
                     f64_fields.push(i);
                 }
                 CaptureKind::Scalar(Scalar::Bool) => {
+                    capture_words.push(fields.len() as u32);
+                    fields.push((format!("amp_s{i}"), "u32"));
+                }
+                // As the `f32` of the same value (exact both ways): a
+                // uniform block cannot hold `f16`, and naga cannot split a
+                // word into two.
+                CaptureKind::Scalar(Scalar::F16) => {
+                    self.uses_f16 = true;
                     capture_words.push(fields.len() as u32);
                     fields.push((format!("amp_s{i}"), "u32"));
                 }
@@ -613,6 +627,7 @@ impl Writer<'_> {
                 if elem.uses_f64() {
                     self.uses_f64 = true;
                 }
+                self.uses_f16 |= elem.uses_f16();
                 self.note(elem);
                 let access = if *writable { "read_write" } else { "read" };
                 let elem_wgsl = if self.atomic.captures.contains(&(i as u32)) {
@@ -707,6 +722,10 @@ impl Writer<'_> {
             self.out.push('\n');
             self.out.push_str(d);
         }
+        if self.uses_f16 {
+            // An extension WGSL needs declared before everything else.
+            self.out.insert_str(0, "enable f16;\n\n");
+        }
         Ok(Shader {
             source: self.out,
             params: ParamLayout {
@@ -714,6 +733,7 @@ impl Writer<'_> {
                 words,
             },
             uses_f64: self.uses_f64,
+            uses_f16: self.uses_f16,
             uses_subgroups: self.subgroups,
             immediates: self.immediates,
             loop_guard: self.loop_guard,
@@ -824,6 +844,7 @@ impl Writer<'_> {
                 if ty == Type::Scalar(Scalar::F64) {
                     self.uses_f64 = true;
                 }
+                self.uses_f16 |= ty.uses_f16();
                 self.note(&ty);
                 let wname = self.namer.name(name);
                 self.locals.insert(*local, wname.clone());
@@ -1014,6 +1035,7 @@ impl Writer<'_> {
                 if ty.uses_f64() {
                     self.uses_f64 = true;
                 }
+                self.uses_f16 |= ty.uses_f16();
                 let ty_wgsl = if self.atomic.tiles.contains(local) {
                     atomic_type_wgsl(ty)
                 } else {
@@ -1158,6 +1180,7 @@ impl Writer<'_> {
             indent: 1,
             tmp: 0,
             uses_f64: false,
+            uses_f16: false,
             immediates: self.immediates,
             loop_guard: self.loop_guard,
             fns: std::rc::Rc::clone(&self.fns),
@@ -1208,6 +1231,7 @@ impl Writer<'_> {
         result?;
         self.note(&ret);
         self.uses_f64 |= w.uses_f64 || ret == Type::Scalar(Scalar::F64);
+        self.uses_f16 |= w.uses_f16 || ret.uses_f16();
         let ret_text = if ret == Type::Index(0) {
             String::new()
         } else {
@@ -1622,6 +1646,10 @@ impl Writer<'_> {
                     format!("(amp_p.amp_s{} != 0u)", c.0),
                     Type::Scalar(Scalar::Bool),
                 )),
+                Some((_, CaptureKind::Scalar(Scalar::F16))) => Ok((
+                    format!("f16(bitcast<f32>(amp_p.amp_s{}))", c.0),
+                    Type::Scalar(Scalar::F16),
+                )),
                 Some((_, CaptureKind::Scalar(s))) => {
                     Ok((format!("amp_p.amp_s{}", c.0), Type::Scalar(*s)))
                 }
@@ -1630,7 +1658,7 @@ impl Writer<'_> {
                 }
                 Some((_, CaptureKind::Struct(t))) => {
                     let text = rebuild(t, c.0, 0).ok_or_else(|| {
-                        compile_error(span, "a captured struct with f64 or bool fields")
+                        compile_error(span, "a captured struct with f64, f16 or bool fields")
                     })?;
                     Ok((text, t.clone()))
                 }
@@ -2542,6 +2570,15 @@ impl Writer<'_> {
             }
             FromBits => {
                 return Ok((format!("bitcast<f32>({})", a[0]), Type::Scalar(Scalar::F32)));
+            }
+            HalfFromF32 | HalfFromF64 => {
+                self.uses_f16 = true;
+                return Ok((format!("f16({})", a[0]), Type::Scalar(Scalar::F16)));
+            }
+            HalfToF32 => return Ok((format!("f32({})", a[0]), Type::Scalar(Scalar::F32))),
+            HalfToF64 => {
+                self.uses_f64 = true;
+                return Ok((format!("f64({})", a[0]), Type::Scalar(Scalar::F64)));
             }
             Dot | Length | Distance | Normalize | Cross => {
                 return Err(compile_error(

@@ -49,6 +49,10 @@ fn run() -> amp_core::Result<()> {
             acc.supports_limited_double_precision()
         );
         println!(
+            "  supports_half_precision           {}",
+            acc.supports_half_precision()
+        );
+        println!(
             "  max_threads_per_tile              {}",
             limits.max_threads_per_tile
         );

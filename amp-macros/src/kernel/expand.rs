@@ -1174,6 +1174,9 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
                 "from_bits" => kpath("FromBits"),
                 "is_power_of_two" => kpath("PowerOfTwo"),
                 "to_bits" => kpath("ToBits"),
+                "from_f32" => kpath("HalfFromF32"),
+                "from_f64" => kpath("HalfFromF64"),
+                "to_f32" | "to_f64" => kpath("HalfTo"),
                 _ => kpath("Float"),
             };
             let args = args.iter().map(|e| native_expr(cx, e));

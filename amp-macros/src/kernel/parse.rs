@@ -274,6 +274,8 @@ const MATH_METHODS: &[(&str, &str)] = &[
     ("is_sign_negative", "IsSignNegative"),
     ("is_sign_positive", "IsSignPositive"),
     ("to_bits", "ToBits"),
+    ("to_f32", "HalfToF32"),
+    ("to_f64", "HalfToF64"),
     ("rem_euclid", "RemEuclid"),
     ("div_euclid", "DivEuclid"),
     ("abs_diff", "AbsDiff"),
@@ -2945,6 +2947,29 @@ impl Resolver<'_> {
                         let method = p.path.segments[1].ident.clone();
                         return Some(Expr {
                             kind: ExprKind::Call("FromBits", method, vec![arg]),
+                            span,
+                        });
+                    }
+                    // `f16::from_f32(x)` / `from_f64` (`half::f16`, the
+                    // `half` feature of amp-core).
+                    if segs.len() >= 2
+                        && segs[segs.len() - 2] == "f16"
+                        && (segs[segs.len() - 1] == "from_f32"
+                            || segs[segs.len() - 1] == "from_f64")
+                        && c.args.len() == 1
+                    {
+                        let from = &segs[segs.len() - 1];
+                        // (typeck gives the argument the parameter's type,
+                        // as rustc does.)
+                        let arg = self.expr(&c.args[0])?;
+                        let method = p.path.segments.last()?.ident.clone();
+                        let b = if from == "from_f32" {
+                            "HalfFromF32"
+                        } else {
+                            "HalfFromF64"
+                        };
+                        return Some(Expr {
+                            kind: ExprKind::Call(b, method, vec![arg]),
                             span,
                         });
                     }
