@@ -284,3 +284,30 @@ fn half_arrays_and_tile_static() {
         }
     }
 }
+
+/// Staging arrays of an odd number of `f16` elements: host -> staging ->
+/// accelerator array -> kernel -> staging -> host, every element checked.
+#[amp_test]
+fn half_staging_arrays_round_trip() {
+    const N: i32 = 4097;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.default_view();
+        let mut rng = Rng::new(1900 + k as u64);
+        let data: Vec<f16> = (0..N).map(|_| random_half(&mut rng, 500)).collect();
+        let mut staging = Array::<f16, 1>::new_staging([N], &view).unwrap();
+        amp_core::copy(&data[..], &mut staging).unwrap();
+        let mut on_device = Array::<f16, 1>::new([N], &view).unwrap();
+        amp_core::copy(&staging, &mut on_device).unwrap();
+        let dev = on_device.view();
+        parallel_for_each!(view, dev.extent(), |i: Index<1>| {
+            dev[i] = dev[i] * f16::from_f32(0.5);
+        })
+        .unwrap();
+        let mut back = Array::<f16, 1>::new_staging([N], &view).unwrap();
+        amp_core::copy(&on_device, &mut back).unwrap();
+        let out = back.to_vec().unwrap();
+        for i in 0..N as usize {
+            assert_eq!(out[i], data[i] * f16::from_f32(0.5), "{acc}: element {i}");
+        }
+    }
+}
