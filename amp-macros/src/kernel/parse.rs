@@ -66,22 +66,23 @@ enum Binding {
     View(u32),
     /// A section of a captured view made in the kernel
     /// (`let s = a.section(origin, extent);`): the view's capture, and the
-    /// locals that hold the section's origin (in the view) and extent.
+    /// section's origin (in the view) and extent. Bound by a `let`, these
+    /// are the hidden locals that hold them; for a view indexed where it is
+    /// made (`a.section(o, e)[i]`), the expressions themselves.
     Section {
         capture: u32,
         capture_name: Ident,
-        origin: (u32, Ident),
-        extent: (u32, Ident),
+        origin: Expr,
+        extent: Expr,
     },
     /// A view of another shape made in the kernel
-    /// (`let m = a.view_as(extent);`): the view's capture, the local that
-    /// holds the new extent, and the section's origin and extent locals
-    /// when it reshapes a section.
+    /// (`let m = a.view_as(extent);`): the view's capture, the new extent,
+    /// and the section's origin and extent when it reshapes a section.
     Reshaped {
         capture: u32,
         capture_name: Ident,
-        extent: (u32, Ident),
-        section: Option<((u32, Ident), (u32, Ident))>,
+        extent: Expr,
+        section: Option<(Expr, Expr)>,
     },
     /// A view of the same bits as another element type made in the kernel
     /// (`let w = a.reinterpret_as::<u32>();`): the view's capture (rank 1
@@ -93,13 +94,13 @@ enum Binding {
     },
     /// A projection of a captured view or of a section made in the kernel
     /// (`let row = a.project(i);`, C++ AMP's `a[i]` of a view): the view's
-    /// capture, the locals holding the fixed leading components, and the
-    /// section's origin and extent locals when it projects a section.
+    /// capture, the fixed leading components, and the section's origin and
+    /// extent when it projects a section.
     Projection {
         capture: u32,
         capture_name: Ident,
-        prefix: Vec<(u32, Ident)>,
-        section: Option<((u32, Ident), (u32, Ident))>,
+        prefix: Vec<Expr>,
+        section: Option<(Expr, Expr)>,
     },
 }
 
@@ -132,31 +133,26 @@ impl Binding {
     }
 }
 
-/// `let name = base.reinterpret_as::<T>();`: the name and the call.
-fn reinterpret_let(l: &syn::Local) -> Option<(Ident, &syn::ExprMethodCall)> {
-    let syn::Pat::Ident(p) = &l.pat else {
-        return None;
-    };
-    let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
-    match strip_parens(&init.expr) {
-        syn::Expr::MethodCall(m) if m.method == "reinterpret_as" && m.args.is_empty() => {
-            Some((p.ident.clone(), m))
-        }
-        _ => None,
-    }
+/// Whether `m` is a view-making method: `section(o, e)`,
+/// `section_from(o)`, `project(k)`, `view_as(e)` or `reinterpret_as()`
+/// (whose element type is checked later).
+fn is_view_method(m: &syn::ExprMethodCall) -> bool {
+    (m.turbofish.is_none()
+        && ((m.method == "section" && m.args.len() == 2)
+            || (m.method == "section_from" && m.args.len() == 1)
+            || (m.method == "project" && m.args.len() == 1)
+            || (m.method == "view_as" && m.args.len() == 1)))
+        || (m.method == "reinterpret_as" && m.args.is_empty())
 }
 
-/// `a.section(o, e)`, `a.section_from(o)`, `a.project(k)` or
-/// `a.view_as(e)` of a name: a view made in the kernel.
+/// A view-making method of a name, or of another such call
+/// (`a.section(o, e).project(k)`): a view made in the kernel.
 fn view_method(e: &syn::Expr) -> Option<&syn::ExprMethodCall> {
     match e {
         syn::Expr::MethodCall(m)
-            if m.turbofish.is_none()
-                && matches!(strip_parens(&m.receiver), syn::Expr::Path(_))
-                && ((m.method == "section" && m.args.len() == 2)
-                    || (m.method == "section_from" && m.args.len() == 1)
-                    || (m.method == "project" && m.args.len() == 1)
-                    || (m.method == "view_as" && m.args.len() == 1)) =>
+            if is_view_method(m)
+                && (matches!(strip_parens(&m.receiver), syn::Expr::Path(_))
+                    || view_method(strip_parens(&m.receiver)).is_some()) =>
         {
             Some(m)
         }
@@ -164,9 +160,8 @@ fn view_method(e: &syn::Expr) -> Option<&syn::ExprMethodCall> {
     }
 }
 
-/// `let name = base.section(origin, extent);` or
-/// `let name = base.section_from(origin);`: the name and the call.
-fn section_let(l: &syn::Local) -> Option<(Ident, &syn::ExprMethodCall)> {
+/// `let name = <view-making call>;`: the name and the initializer.
+fn view_let(l: &syn::Local) -> Option<(Ident, &syn::Expr)> {
     let syn::Pat::Ident(p) = &l.pat else {
         return None;
     };
@@ -175,15 +170,7 @@ fn section_let(l: &syn::Local) -> Option<(Ident, &syn::ExprMethodCall)> {
     }
     let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
     match strip_parens(&init.expr) {
-        syn::Expr::MethodCall(m)
-            if m.turbofish.is_none()
-                && ((m.method == "section" && m.args.len() == 2)
-                    || (m.method == "section_from" && m.args.len() == 1)
-                    || (m.method == "project" && m.args.len() == 1)
-                    || (m.method == "view_as" && m.args.len() == 1)) =>
-        {
-            Some((p.ident.clone(), m))
-        }
+        syn::Expr::MethodCall(m) if is_view_method(m) => Some((p.ident.clone(), &init.expr)),
         _ => None,
     }
 }
@@ -868,10 +855,8 @@ impl Resolver<'_> {
                 syn::Stmt::Local(l) => {
                     if let syn::Pat::Tuple(t) = &l.pat {
                         out.stmts.extend(self.local_tuple(l, t));
-                    } else if let Some((name, m)) = reinterpret_let(l) {
-                        self.local_reinterpret(name, m);
-                    } else if let Some((name, m)) = section_let(l) {
-                        out.stmts.extend(self.local_section(l, name, m));
+                    } else if let Some((name, init)) = view_let(l) {
+                        out.stmts.extend(self.local_view(l, name, init));
                     } else if let Some(s) = self.local(l) {
                         out.stmts.push(s);
                     }
@@ -1020,99 +1005,126 @@ impl Resolver<'_> {
         }
     }
 
-    /// `let s = a.section(origin, extent);` (or `a.section_from(origin)`)
-    /// of a captured view `a` (or of a section made before): binds the
-    /// origin and the extent to locals and `s` to the view with them, so
-    /// that `s[i]` reads `a[origin + i]` and `s.extent()` is the extent
-    /// (C++ AMP's `array_view::section` in `restrict(amp)` code).
-    fn local_section(&mut self, l: &syn::Local, name: Ident, m: &syn::ExprMethodCall) -> Vec<Stmt> {
-        if m.method == "project" {
-            return self.local_projection(l, name, m);
-        }
-        if m.method == "view_as" {
-            return self.local_view_as(l, name, m);
-        }
+    /// `let v = <view>;` where `<view>` makes a view from a captured view
+    /// (or from a view made before, or a chain of them):
+    /// `a.section(origin, extent)`, `a.section_from(origin)`,
+    /// `a.project(i)`, `a.view_as(extent)`, `a.reinterpret_as::<T>()`
+    /// (C++ AMP's view methods in `restrict(amp)` code). The values the view
+    /// is made of are evaluated here, into hidden locals, and `v` is bound
+    /// to the view over them (see [`Resolver::view_of`]).
+    fn local_view(&mut self, l: &syn::Local, name: Ident, init: &syn::Expr) -> Vec<Stmt> {
         let span = l.span();
-        let Some((capture, capture_name, made)) = self.view_receiver(m) else {
+        let Some((capture, capture_name, Some(made))) = self.view_of(init) else {
             return Vec::new();
         };
-        let base = match made {
-            None => None,
-            Some(Binding::Section { origin, extent, .. }) => Some((origin, extent)),
-            Some(Binding::Projection { .. }) => {
-                self.errors.at(
-                    &m.receiver,
-                    "a section of a projection is not supported in kernels: take the section of the view first, then project it (`a.section(o, e).project(i)` as two `let`s)",
-                );
-                return Vec::new();
+        let mut stmts = Vec::new();
+        let mut hoist = |this: &mut Self, what: String, e: Expr| -> Expr {
+            // Values already held by a hidden local (a view made by an
+            // earlier `let`) are not copied again.
+            if matches!(&e.kind, ExprKind::Local(_, n) if n.to_string().starts_with("__amp_")) {
+                return e;
             }
-            Some(_) => {
-                self.errors.at(
-                    &m.receiver,
-                    "a section of a view made with `view_as` or `reinterpret_as` is not supported in kernels: index that view, or make the section on the host",
-                );
-                return Vec::new();
+            let (stmt, (id, n)) = this.hidden_let(&format!("__amp_{name}_{what}"), e, span);
+            stmts.push(stmt);
+            Expr {
+                kind: ExprKind::Local(id, n),
+                span,
             }
         };
-        let Some(relative) = self.index_value(&m.args[0]) else {
-            return Vec::new();
-        };
-        let local = |id: u32, n: &Ident| Expr {
-            kind: ExprKind::Local(id, n.clone()),
-            span,
-        };
-        let binary = |op: BinaryOp, a: Expr, b: Expr| Expr {
-            kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
-            span,
-        };
-        let extent = if m.method == "section" {
-            let Some(e) = self.index_value(&m.args[1]) else {
-                return Vec::new();
-            };
-            e
-        } else {
-            // `section_from(origin)`: to the end of the view.
-            let whole = match &base {
-                Some((_, (id, n))) => local(*id, n),
-                None => Expr {
-                    kind: ExprKind::Extent(capture, capture_name.clone()),
-                    span,
-                },
-            };
-            binary(BinaryOp::Sub, whole, relative.clone())
-        };
-        let origin = match &base {
-            Some(((id, n), _)) => binary(BinaryOp::Add, local(*id, n), relative),
-            None => relative,
-        };
-        let (origin_let, origin) = self.hidden_let(&format!("__amp_{name}_origin"), origin, span);
-        let (extent_let, extent) = self.hidden_let(&format!("__amp_{name}_extent"), extent, span);
-        self.bind(
-            &name,
-            Binding::Section {
+        let binding = match made {
+            Binding::Section { origin, extent, .. } => Binding::Section {
                 capture,
                 capture_name,
-                origin,
-                extent,
+                origin: hoist(self, "origin".into(), origin),
+                extent: hoist(self, "extent".into(), extent),
             },
-        );
-        vec![origin_let, extent_let]
+            Binding::Projection {
+                prefix, section, ..
+            } => {
+                let section = section.map(|(o, e)| {
+                    (
+                        hoist(self, "origin".into(), o),
+                        hoist(self, "extent".into(), e),
+                    )
+                });
+                let prefix = prefix
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, p)| hoist(self, format!("at{k}"), p))
+                    .collect();
+                Binding::Projection {
+                    capture,
+                    capture_name,
+                    prefix,
+                    section,
+                }
+            }
+            Binding::Reshaped {
+                extent, section, ..
+            } => {
+                let section = section.map(|(o, e)| {
+                    (
+                        hoist(self, "origin".into(), o),
+                        hoist(self, "section_extent".into(), e),
+                    )
+                });
+                Binding::Reshaped {
+                    capture,
+                    capture_name,
+                    extent: hoist(self, "extent".into(), extent),
+                    section,
+                }
+            }
+            other => other,
+        };
+        self.bind(&name, binding);
+        stmts
     }
 
-    /// The view that a view-making method (`section`, `project`,
-    /// `view_as`, `reinterpret_as`) is called on, by name: a captured view
-    /// or array, or a view parameter (`None` with it), or a view made
-    /// earlier in the kernel (its binding), with the capture it views.
-    /// Reports anything else.
-    fn view_receiver(&mut self, m: &syn::ExprMethodCall) -> Option<(u32, Ident, Option<Binding>)> {
-        let method = &m.method;
-        let name = match strip_parens(&m.receiver) {
+    /// The view `e` stands for: a captured view or array, or a view
+    /// parameter (`None` with it), or a view made in the kernel, by its
+    /// `let` or by a chain of view-making calls (`a.section(o, e)`,
+    /// `a.section(o, e).project(i)`, ...), with the capture it views. The
+    /// binding of a chain holds the expressions of its values, evaluated
+    /// where the view is indexed. Reports anything else.
+    fn view_of(&mut self, e: &syn::Expr) -> Option<(u32, Ident, Option<Binding>)> {
+        match strip_parens(e) {
+            syn::Expr::MethodCall(m) if is_view_method(m) => {
+                let base = self.view_of_receiver(m)?;
+                self.derive_view(m, base)
+            }
+            other => {
+                let method = Ident::new("section", other.span());
+                self.view_named(other, &method)
+            }
+        }
+    }
+
+    /// The view a view-making method `m` is called on: a chain of such
+    /// calls, or a view by name.
+    fn view_of_receiver(
+        &mut self,
+        m: &syn::ExprMethodCall,
+    ) -> Option<(u32, Ident, Option<Binding>)> {
+        match strip_parens(&m.receiver) {
+            syn::Expr::MethodCall(r) if is_view_method(r) => self.view_of(&m.receiver),
+            other => self.view_named(other, &m.method),
+        }
+    }
+
+    /// The view named by `e`, the receiver of `method`.
+    fn view_named(
+        &mut self,
+        e: &syn::Expr,
+        method: &Ident,
+    ) -> Option<(u32, Ident, Option<Binding>)> {
+        let name = match e {
             syn::Expr::Path(p) => self.path_ident(p),
             _ => None,
         };
         let Some(name) = name else {
             self.errors.at(
-                &m.receiver,
+                e,
                 format!("a view in a kernel is made from a captured view by name: `let v = a.{method}(..);`"),
             );
             return None;
@@ -1128,12 +1140,241 @@ impl Resolver<'_> {
             }
             _ => {
                 self.errors.at(
-                    &m.receiver,
+                    e,
                     format!("`{method}` in a kernel is a method of captured views and arrays (and of views made from them)"),
                 );
                 None
             }
         }
+    }
+
+    /// The view `m` makes from `base` (see [`Resolver::view_of`]).
+    fn derive_view(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        (capture, capture_name, made): (u32, Ident, Option<Binding>),
+    ) -> Option<(u32, Ident, Option<Binding>)> {
+        let span = m.span();
+        let binary = |op: BinaryOp, a: Expr, b: Expr| Expr {
+            kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+            span,
+        };
+        let whole = |capture: u32, capture_name: &Ident| Expr {
+            kind: ExprKind::Extent(capture, capture_name.clone()),
+            span,
+        };
+        let binding = match m.method.to_string().as_str() {
+            "section" | "section_from"
+                if let Some(Binding::Projection {
+                    prefix, section, ..
+                }) = made =>
+            {
+                // A section of a projection is the section of the
+                // projected view that keeps the fixed components (extent 1
+                // there), projected at 0: `a.project(p).section([r, c],
+                // [h, w])` is `a.section([p, r, c], [1, h, w]).project(0)`.
+                let comps = |this: &mut Self, e: &syn::Expr| -> Option<Vec<Expr>> {
+                    match strip_parens(e) {
+                        syn::Expr::Array(a) => a.elems.iter().map(|x| this.expr(x)).collect(),
+                        other => Some(vec![this.expr(strip_usize_cast(other))?]),
+                    }
+                };
+                let int = |v: u128| Expr {
+                    kind: ExprKind::Lit(Lit::Int(v, Some(Scalar::I32)), None),
+                    span,
+                };
+                let index = |parts: Vec<Expr>| Expr {
+                    kind: ExprKind::MakeIndex(parts, false),
+                    span,
+                };
+                let fixed = prefix.len();
+                let relative = comps(self, &m.args[0])?;
+                let sizes = if m.method == "section" {
+                    comps(self, &m.args[1])?
+                } else {
+                    // To the end of the projected view.
+                    let all = match &section {
+                        Some((_, e)) => e.clone(),
+                        None => whole(capture, &capture_name),
+                    };
+                    (0..relative.len())
+                        .map(|k| {
+                            let dim = Expr {
+                                kind: ExprKind::Element(
+                                    Box::new(all.clone()),
+                                    Box::new(int((fixed + k) as u128)),
+                                ),
+                                span,
+                            };
+                            binary(BinaryOp::Sub, dim, relative[k].clone())
+                        })
+                        .collect()
+                };
+                let mut origin: Vec<Expr> = prefix;
+                origin.extend(relative);
+                let mut extent: Vec<Expr> = (0..fixed).map(|_| int(1)).collect();
+                extent.extend(sizes);
+                let origin = match section {
+                    Some((o, _)) => binary(BinaryOp::Add, o, index(origin)),
+                    None => index(origin),
+                };
+                Binding::Projection {
+                    capture,
+                    capture_name: capture_name.clone(),
+                    prefix: (0..fixed).map(|_| int(0)).collect(),
+                    section: Some((origin, index(extent))),
+                }
+            }
+            "section" | "section_from" => {
+                let base = match made {
+                    None => None,
+                    Some(Binding::Section { origin, extent, .. }) => Some((origin, extent)),
+                    Some(_) => {
+                        self.errors.at(
+                            &m.receiver,
+                            "a section of a view made with `view_as` or `reinterpret_as` is not supported in kernels: index that view, or make the section on the host",
+                        );
+                        return None;
+                    }
+                };
+                let relative = self.index_value(&m.args[0])?;
+                let extent = if m.method == "section" {
+                    self.index_value(&m.args[1])?
+                } else {
+                    // `section_from(origin)`: to the end of the view.
+                    let all = match &base {
+                        Some((_, e)) => e.clone(),
+                        None => whole(capture, &capture_name),
+                    };
+                    binary(BinaryOp::Sub, all, relative.clone())
+                };
+                let origin = match base {
+                    Some((o, _)) => binary(BinaryOp::Add, o, relative),
+                    None => relative,
+                };
+                Binding::Section {
+                    capture,
+                    capture_name: capture_name.clone(),
+                    origin,
+                    extent,
+                }
+            }
+            "project" => {
+                let (mut prefix, section) = match made {
+                    None => (Vec::new(), None),
+                    Some(Binding::Section { origin, extent, .. }) => {
+                        (Vec::new(), Some((origin, extent)))
+                    }
+                    Some(Binding::Projection {
+                        prefix, section, ..
+                    }) => (prefix, section),
+                    Some(_) => {
+                        self.errors.at(
+                            &m.receiver,
+                            "a projection of a view made with `view_as` or `reinterpret_as` is not supported in kernels: index that view",
+                        );
+                        return None;
+                    }
+                };
+                prefix.push(self.expr(strip_usize_cast(&m.args[0]))?);
+                Binding::Projection {
+                    capture,
+                    capture_name: capture_name.clone(),
+                    prefix,
+                    section,
+                }
+            }
+            "view_as" => {
+                let at_zero = |prefix: &[Expr]| {
+                    prefix
+                        .iter()
+                        .all(|p| matches!(p.kind, ExprKind::Lit(Lit::Int(0, _), _)))
+                };
+                let section = match made {
+                    None => None,
+                    Some(Binding::Section { origin, extent, .. }) => Some((origin, extent)),
+                    // A projection at 0 (of a view, or of a section: a
+                    // section of a projection is one) holds the first
+                    // elements of its view in row-major order: reshaping it
+                    // reshapes them.
+                    Some(Binding::Projection {
+                        prefix, section, ..
+                    }) if at_zero(&prefix) => section,
+                    Some(Binding::Projection { .. }) => {
+                        self.errors.at(
+                            &m.receiver,
+                            "`view_as` of a projection in a kernel is supported for projections at 0 and for sections of projections: reshape the view first, or make the view on the host",
+                        );
+                        return None;
+                    }
+                    Some(_) => {
+                        self.errors.at(
+                            &m.receiver,
+                            "`view_as` in a kernel is a method of captured views and arrays (and of sections made from them)",
+                        );
+                        return None;
+                    }
+                };
+                // The new extent: `[r, c]` is written as an extent value.
+                let extent = match strip_parens(&m.args[0]) {
+                    syn::Expr::Array(a) => {
+                        let parts: Vec<Expr> =
+                            a.elems.iter().filter_map(|x| self.expr(x)).collect();
+                        if parts.len() != a.elems.len() {
+                            return None;
+                        }
+                        Expr {
+                            kind: ExprKind::MakeIndex(parts, true),
+                            span: a.span(),
+                        }
+                    }
+                    other => self.expr(other)?,
+                };
+                Binding::Reshaped {
+                    capture,
+                    capture_name: capture_name.clone(),
+                    extent,
+                    section,
+                }
+            }
+            _ => {
+                // `reinterpret_as::<T>()`, with `T` one of `i32`, `u32`,
+                // `f32` (elements of the same size): `w[k]` reads the bits
+                // of the element at row-major position `k` as a `T`, and
+                // `w[k] = v` stores `v`'s bits there.
+                let target = m.turbofish.as_ref().and_then(|t| match t.args.first() {
+                    Some(syn::GenericArgument::Type(syn::Type::Path(p))) if t.args.len() == 1 => {
+                        match p.path.get_ident()?.to_string().as_str() {
+                            "i32" => Some(Scalar::I32),
+                            "u32" => Some(Scalar::U32),
+                            "f32" => Some(Scalar::F32),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                });
+                let Some(target) = target else {
+                    self.errors.at(
+                        m,
+                        "`reinterpret_as` in a kernel names its element type, one of i32, u32 and f32 (elements of 4 bytes): `a.reinterpret_as::<u32>()`; make other reinterpretations on the host",
+                    );
+                    return None;
+                };
+                if made.is_some() {
+                    self.errors.at(
+                        &m.receiver,
+                        "`reinterpret_as` in a kernel is a method of captured views and arrays: make it from the view, or on the host",
+                    );
+                    return None;
+                }
+                Binding::Reinterpreted {
+                    capture,
+                    capture_name: capture_name.clone(),
+                    target,
+                }
+            }
+        };
+        Some((capture, capture_name, Some(binding)))
     }
 
     /// `let <name> = init;` of a local the kernel's text does not name (a
@@ -1164,146 +1405,6 @@ impl Resolver<'_> {
             .push((name.to_string(), binding));
     }
 
-    /// `let row = base.project(i);` of a captured view, of a section made
-    /// before, or of another projection: binds `i` to a local and `row` to
-    /// the view with its leading component fixed, so that `row[j]` reads
-    /// `base[i][j]` (C++ AMP's projection `a[i]` in `restrict(amp)` code).
-    fn local_projection(
-        &mut self,
-        l: &syn::Local,
-        name: Ident,
-        m: &syn::ExprMethodCall,
-    ) -> Vec<Stmt> {
-        let span = l.span();
-        let Some((capture, capture_name, made)) = self.view_receiver(m) else {
-            return Vec::new();
-        };
-        let (mut prefix, section) = match made {
-            None => (Vec::new(), None),
-            Some(Binding::Section { origin, extent, .. }) => (Vec::new(), Some((origin, extent))),
-            Some(Binding::Projection {
-                prefix, section, ..
-            }) => (prefix, section),
-            Some(_) => {
-                self.errors.at(
-                    &m.receiver,
-                    "a projection of a view made with `view_as` or `reinterpret_as` is not supported in kernels: index that view",
-                );
-                return Vec::new();
-            }
-        };
-        let Some(at) = self.expr(strip_usize_cast(&m.args[0])) else {
-            return Vec::new();
-        };
-        let (stmt, local) = self.hidden_let(&format!("__amp_{name}_at{}", prefix.len()), at, span);
-        prefix.push(local);
-        self.bind(
-            &name,
-            Binding::Projection {
-                capture,
-                capture_name,
-                prefix,
-                section,
-            },
-        );
-        vec![stmt]
-    }
-
-    /// `let m = base.view_as(extent);` of a captured view or of a section
-    /// made before: binds the extent to a local and `m` to the view of that
-    /// shape over the same elements in row-major order, so that `m[idx]`
-    /// reads the element of `base` at `idx`'s row-major position in
-    /// `extent` (C++ AMP's `array_view::view_as` in `restrict(amp)` code).
-    fn local_view_as(&mut self, l: &syn::Local, name: Ident, m: &syn::ExprMethodCall) -> Vec<Stmt> {
-        let span = l.span();
-        let Some((capture, capture_name, made)) = self.view_receiver(m) else {
-            return Vec::new();
-        };
-        let section = match made {
-            None => None,
-            Some(Binding::Section { origin, extent, .. }) => Some((origin, extent)),
-            Some(_) => {
-                self.errors.at(
-                    &m.receiver,
-                    "`view_as` in a kernel is a method of captured views and arrays (and of sections made from them)",
-                );
-                return Vec::new();
-            }
-        };
-        // The new extent: `[r, c]` is written as an extent value.
-        let extent = match strip_parens(&m.args[0]) {
-            syn::Expr::Array(a) => {
-                let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
-                if parts.len() != a.elems.len() {
-                    return Vec::new();
-                }
-                Expr {
-                    kind: ExprKind::MakeIndex(parts, true),
-                    span: a.span(),
-                }
-            }
-            other => match self.expr(other) {
-                Some(e) => e,
-                None => return Vec::new(),
-            },
-        };
-        let (stmt, extent) = self.hidden_let(&format!("__amp_{name}_extent"), extent, span);
-        self.bind(
-            &name,
-            Binding::Reshaped {
-                capture,
-                capture_name,
-                extent,
-                section,
-            },
-        );
-        vec![stmt]
-    }
-
-    /// `let w = a.reinterpret_as::<T>();` of a captured view, with `T` one
-    /// of `i32`, `u32`, `f32` (C++ AMP's `reinterpret_as` in `restrict(amp)`
-    /// code, for elements of the same size): `w[k]` reads the bits of `a`'s
-    /// element at row-major position `k` as a `T`, `w[k] = v` stores `v`'s
-    /// bits there.
-    fn local_reinterpret(&mut self, name: Ident, m: &syn::ExprMethodCall) {
-        let target = m.turbofish.as_ref().and_then(|t| match t.args.first() {
-            Some(syn::GenericArgument::Type(syn::Type::Path(p))) if t.args.len() == 1 => {
-                match p.path.get_ident()?.to_string().as_str() {
-                    "i32" => Some(Scalar::I32),
-                    "u32" => Some(Scalar::U32),
-                    "f32" => Some(Scalar::F32),
-                    _ => None,
-                }
-            }
-            _ => None,
-        });
-        let Some(target) = target else {
-            self.errors.at(
-                m,
-                "`reinterpret_as` in a kernel names its element type, one of i32, u32 and f32 (elements of 4 bytes): `a.reinterpret_as::<u32>()`; make other reinterpretations on the host",
-            );
-            return;
-        };
-        let Some((capture, capture_name, made)) = self.view_receiver(m) else {
-            return;
-        };
-        if made.is_some() {
-            self.errors.at(
-                &m.receiver,
-                "`reinterpret_as` in a kernel is a method of captured views and arrays: make it from the view, or on the host",
-            );
-            return;
-        }
-        self.bind(
-            &name,
-            Binding::Reinterpreted {
-                capture,
-                capture_name,
-                target,
-            },
-        );
-    }
-
     /// A component of a projection's extent (`row.extent()[k]`): the
     /// extent of its view, past the fixed components.
     fn projection_extent(&mut self, ix: &syn::ExprIndex) -> Option<Option<ExprKind>> {
@@ -1313,18 +1414,24 @@ impl Resolver<'_> {
         if m.method != "extent" || !m.args.is_empty() {
             return Some(None);
         }
-        let syn::Expr::Path(p) = strip_parens(&m.receiver) else {
-            return Some(None);
-        };
-        let Some(name) = self.path_ident(p) else {
-            return Some(None);
+        let made = match strip_parens(&m.receiver) {
+            // A projection made where it is used (`a.project(i).extent()[0]`).
+            r if view_method(r).is_some() => match self.view_of(r)? {
+                (_, _, Some(b @ Binding::Projection { .. })) => Some(b),
+                _ => return Some(None),
+            },
+            syn::Expr::Path(p) => match self.path_ident(p) {
+                Some(name) => self.lookup(&name.to_string()),
+                None => return Some(None),
+            },
+            _ => return Some(None),
         };
         let Some(Binding::Projection {
             capture,
             capture_name,
             prefix,
             section,
-        }) = self.lookup(&name.to_string())
+        }) = made
         else {
             return Some(None);
         };
@@ -1335,7 +1442,7 @@ impl Resolver<'_> {
             span,
         };
         let whole = match section {
-            Some((_, (id, n))) => ExprKind::Local(id, n),
+            Some((_, e)) => e.kind,
             None => ExprKind::Extent(capture, capture_name),
         };
         Some(Some(ExprKind::Element(
@@ -2151,101 +2258,159 @@ impl Resolver<'_> {
         }
     }
 
-    /// `base[i][j]...`: the base and the index expressions, outermost last.
-    /// `a.section(o, e)[i]`, `a.section_from(o)[i]`, `a.project(k)[j]`,
-    /// `a.view_as(e)[i]` of a captured view (no `let`): the view's element,
-    /// as through a view made with `let` (section 7 of the kernel language).
-    fn inline_view(
+    /// `v[i]...` of a view made in the kernel (`made`; `at` is `v`): the
+    /// element of the captured view it stands for, and its index.
+    fn index_view(
         &mut self,
-        m: &syn::ExprMethodCall,
+        made: Binding,
         indices: &[&syn::Expr],
+        at: &syn::Expr,
     ) -> Option<(IndexBase, Vec<Expr>)> {
-        let span = m.span();
-        let (capture, name, made) = self.view_receiver(m)?;
-        if made.is_some() {
-            let (method, receiver) = (&m.method, quote::ToTokens::to_token_stream(&m.receiver));
-            self.errors.at(
-                &m.receiver,
-                format!("`{method}` of a view made in the kernel is written with a `let` of its own: `let v = {receiver}.{method}(..);`, then `v[i]`"),
-            );
-            return None;
-        }
-        // The index of the new view: one value, or its components.
-        let mut parts = Vec::new();
-        for i in indices {
-            match strip_parens(strip_usize_cast(i)) {
-                syn::Expr::Array(a) if m.method == "project" => {
-                    for x in &a.elems {
-                        parts.push(self.expr(strip_usize_cast(x))?);
+        let span = at.span();
+        match made {
+            Binding::Section {
+                capture,
+                capture_name,
+                origin,
+                ..
+            } => {
+                // `s[i]`, `s[[i, j]]`, `s[i][j]`: the view's element at the
+                // section's origin plus the index.
+                let mut parts = Vec::new();
+                for i in indices {
+                    let i = strip_usize_cast(i);
+                    parts.push(self.index_value(i)?);
+                }
+                let index = if parts.len() == 1 {
+                    parts.pop().expect("one index")
+                } else {
+                    Expr {
+                        kind: ExprKind::MakeIndex(parts, false),
+                        span,
                     }
-                }
-                other => parts.push(self.index_value(other)?),
-            }
-        }
-        let joined = |mut parts: Vec<Expr>| {
-            if parts.len() == 1 {
-                parts.pop().expect("one index")
-            } else {
-                Expr {
-                    kind: ExprKind::MakeIndex(parts, false),
-                    span,
-                }
-            }
-        };
-        let index = match m.method.to_string().as_str() {
-            "project" => {
-                let mut all = vec![self.expr(strip_usize_cast(&m.args[0]))?];
-                all.extend(parts);
-                return Some((IndexBase::Capture(capture, name), all));
-            }
-            "view_as" => {
-                let extent = match strip_parens(&m.args[0]) {
-                    syn::Expr::Array(a) => Expr {
-                        kind: ExprKind::MakeIndex(
-                            a.elems
-                                .iter()
-                                .map(|x| self.expr(x))
-                                .collect::<Option<_>>()?,
-                            true,
-                        ),
-                        span: a.span(),
-                    },
-                    other => self.expr(other)?,
                 };
                 let at = Expr {
-                    kind: ExprKind::Call(
-                        "Linearize",
-                        Ident::new("linearize", span),
-                        vec![extent, joined(parts)],
-                    ),
+                    kind: ExprKind::Binary(BinaryOp::Add, Box::new(origin), Box::new(index)),
                     span,
                 };
-                Expr {
+                Some((IndexBase::Capture(capture, capture_name), vec![at]))
+            }
+            Binding::Reinterpreted {
+                capture,
+                capture_name,
+                target,
+            } => {
+                // `w[k]`: the element at row-major position `k`.
+                let [k] = indices else {
+                    self.errors.at(
+                        at,
+                        "a reinterpreted view has rank 1: index it with one position, `w[k]`",
+                    );
+                    return None;
+                };
+                let k = match strip_parens(strip_usize_cast(k)) {
+                    syn::Expr::Array(a) if a.elems.len() == 1 => self.expr(&a.elems[0])?,
+                    other => self.expr(other)?,
+                };
+                let index = Expr {
                     kind: ExprKind::Call(
                         "Delinearize",
                         Ident::new("delinearize", span),
                         vec![
                             Expr {
-                                kind: ExprKind::Extent(capture, name.clone()),
+                                kind: ExprKind::Extent(capture, capture_name.clone()),
                                 span,
                             },
-                            at,
+                            k,
                         ],
                     ),
                     span,
-                }
+                };
+                self.reinterpreted = Some((capture, target));
+                Some((IndexBase::Capture(capture, capture_name), vec![index]))
             }
-            // `section` and `section_from`: the origin plus the index.
-            _ => Expr {
-                kind: ExprKind::Binary(
-                    BinaryOp::Add,
-                    Box::new(self.index_value(&m.args[0])?),
-                    Box::new(joined(parts)),
-                ),
-                span,
-            },
-        };
-        Some((IndexBase::Capture(capture, name), vec![index]))
+            Binding::Reshaped {
+                capture,
+                capture_name,
+                extent,
+                section,
+            } => {
+                // `m[idx]`, `m[[i, j]]`, `m[i][j]`: the view's element at the
+                // index's row-major position in the new extent.
+                let mut parts = Vec::new();
+                for i in indices {
+                    let i = strip_usize_cast(i);
+                    parts.push(self.index_value(i)?);
+                }
+                let index = if parts.len() == 1 {
+                    parts.pop().expect("one index")
+                } else {
+                    Expr {
+                        kind: ExprKind::MakeIndex(parts, false),
+                        span,
+                    }
+                };
+                let call = |ir: &'static str, method: &str, args: Vec<Expr>| Expr {
+                    kind: ExprKind::Call(ir, Ident::new(method, span), args),
+                    span,
+                };
+                let at = call("Linearize", "linearize", vec![extent, index]);
+                let whole = match &section {
+                    Some((_, e)) => e.clone(),
+                    None => Expr {
+                        kind: ExprKind::Extent(capture, capture_name.clone()),
+                        span,
+                    },
+                };
+                let mut index = call("Delinearize", "delinearize", vec![whole, at]);
+                if let Some((origin, _)) = section {
+                    index = Expr {
+                        kind: ExprKind::Binary(BinaryOp::Add, Box::new(origin), Box::new(index)),
+                        span,
+                    };
+                }
+                Some((IndexBase::Capture(capture, capture_name), vec![index]))
+            }
+            Binding::Projection {
+                capture,
+                capture_name,
+                prefix,
+                section,
+            } => {
+                // `row[j]`, `row[[j, k]]`, `row[j][k]`: the view's element
+                // at the fixed components, then the index's.
+                let mut parts: Vec<Expr> = prefix;
+                for i in indices {
+                    match strip_parens(strip_usize_cast(i)) {
+                        syn::Expr::Array(a) => {
+                            for x in &a.elems {
+                                parts.push(self.expr(strip_usize_cast(x))?);
+                            }
+                        }
+                        other => parts.push(self.expr(other)?),
+                    }
+                }
+                let parts = match section {
+                    None => parts,
+                    Some((origin, _)) => vec![Expr {
+                        kind: ExprKind::Binary(
+                            BinaryOp::Add,
+                            Box::new(origin),
+                            Box::new(Expr {
+                                kind: ExprKind::MakeIndex(parts, false),
+                                span,
+                            }),
+                        ),
+                        span,
+                    }],
+                };
+                Some((IndexBase::Capture(capture, capture_name), parts))
+            }
+            _ => {
+                self.errors.at(at, "not a view made in the kernel");
+                None
+            }
+        }
     }
 
     fn index_chain(&mut self, e: &syn::Expr) -> Option<(IndexBase, Vec<Expr>)> {
@@ -2257,8 +2422,12 @@ impl Resolver<'_> {
             cur = strip_parens(&ix.expr);
         }
         indices.reverse();
-        if let Some(m) = view_method(cur) {
-            return self.inline_view(m, &indices);
+        if view_method(cur).is_some() {
+            // A view made where it is indexed (`a.section(o, e)[i]`, or a
+            // chain of them): indexed as through a `let`, with the values
+            // it is made of evaluated here.
+            let (_, _, made) = self.view_of(cur)?;
+            return self.index_view(made?, &indices, cur);
         }
         let syn::Expr::Path(p) = cur else {
             self.errors.at(
@@ -2292,171 +2461,13 @@ impl Resolver<'_> {
             Some(Binding::Local(id, alias)) => IndexBase::Local(id, alias.unwrap_or(name)),
             Some(Binding::Index) => IndexBase::KernelIndex(name),
             Some(Binding::View(c)) => IndexBase::Capture(c, name),
-            Some(Binding::Section {
-                capture,
-                capture_name,
-                origin,
-                ..
-            }) => {
-                // `s[i]`, `s[[i, j]]`, `s[i][j]`: the view's element at the
-                // section's origin plus the index.
-                let span = p.span();
-                let mut parts = Vec::new();
-                for i in &indices {
-                    let i = strip_usize_cast(i);
-                    parts.push(self.index_value(i)?);
-                }
-                let index = if parts.len() == 1 {
-                    parts.pop().expect("one index")
-                } else {
-                    Expr {
-                        kind: ExprKind::MakeIndex(parts, false),
-                        span,
-                    }
-                };
-                let at = Expr {
-                    kind: ExprKind::Binary(
-                        BinaryOp::Add,
-                        Box::new(Expr {
-                            kind: ExprKind::Local(origin.0, origin.1),
-                            span,
-                        }),
-                        Box::new(index),
-                    ),
-                    span,
-                };
-                return Some((IndexBase::Capture(capture, capture_name), vec![at]));
-            }
-            Some(Binding::Reinterpreted {
-                capture,
-                capture_name,
-                target,
-            }) => {
-                // `w[k]`: the element at row-major position `k`.
-                let span = p.span();
-                let [k] = indices.as_slice() else {
-                    self.errors.at(
-                        p,
-                        "a reinterpreted view has rank 1: index it with one position, `w[k]`",
-                    );
-                    return None;
-                };
-                let k = match strip_parens(strip_usize_cast(k)) {
-                    syn::Expr::Array(a) if a.elems.len() == 1 => self.expr(&a.elems[0])?,
-                    other => self.expr(other)?,
-                };
-                let index = Expr {
-                    kind: ExprKind::Call(
-                        "Delinearize",
-                        Ident::new("delinearize", span),
-                        vec![
-                            Expr {
-                                kind: ExprKind::Extent(capture, capture_name.clone()),
-                                span,
-                            },
-                            k,
-                        ],
-                    ),
-                    span,
-                };
-                self.reinterpreted = Some((capture, target));
-                return Some((IndexBase::Capture(capture, capture_name), vec![index]));
-            }
-            Some(Binding::Reshaped {
-                capture,
-                capture_name,
-                extent,
-                section,
-            }) => {
-                // `m[idx]`, `m[[i, j]]`, `m[i][j]`: the view's element at the
-                // index's row-major position in the new extent.
-                let span = p.span();
-                let mut parts = Vec::new();
-                for i in &indices {
-                    let i = strip_usize_cast(i);
-                    parts.push(self.index_value(i)?);
-                }
-                let index = if parts.len() == 1 {
-                    parts.pop().expect("one index")
-                } else {
-                    Expr {
-                        kind: ExprKind::MakeIndex(parts, false),
-                        span,
-                    }
-                };
-                let local = |(id, n): (u32, Ident)| Expr {
-                    kind: ExprKind::Local(id, n),
-                    span,
-                };
-                let call = |ir: &'static str, method: &str, args: Vec<Expr>| Expr {
-                    kind: ExprKind::Call(ir, Ident::new(method, span), args),
-                    span,
-                };
-                let at = call("Linearize", "linearize", vec![local(extent), index]);
-                let whole = match &section {
-                    Some((_, e)) => local(e.clone()),
-                    None => Expr {
-                        kind: ExprKind::Extent(capture, capture_name.clone()),
-                        span,
-                    },
-                };
-                let mut index = call("Delinearize", "delinearize", vec![whole, at]);
-                if let Some((origin, _)) = section {
-                    index = Expr {
-                        kind: ExprKind::Binary(
-                            BinaryOp::Add,
-                            Box::new(local(origin)),
-                            Box::new(index),
-                        ),
-                        span,
-                    };
-                }
-                return Some((IndexBase::Capture(capture, capture_name), vec![index]));
-            }
-            Some(Binding::Projection {
-                capture,
-                capture_name,
-                prefix,
-                section,
-            }) => {
-                // `row[j]`, `row[[j, k]]`, `row[j][k]`: the view's element
-                // at the fixed components, then the index's.
-                let span = p.span();
-                let mut parts: Vec<Expr> = prefix
-                    .iter()
-                    .map(|(id, n)| Expr {
-                        kind: ExprKind::Local(*id, n.clone()),
-                        span,
-                    })
-                    .collect();
-                for i in &indices {
-                    match strip_parens(strip_usize_cast(i)) {
-                        syn::Expr::Array(a) => {
-                            for x in &a.elems {
-                                parts.push(self.expr(strip_usize_cast(x))?);
-                            }
-                        }
-                        other => parts.push(self.expr(other)?),
-                    }
-                }
-                let parts = match section {
-                    None => parts,
-                    Some(((id, n), _)) => vec![Expr {
-                        kind: ExprKind::Binary(
-                            BinaryOp::Add,
-                            Box::new(Expr {
-                                kind: ExprKind::Local(id, n),
-                                span,
-                            }),
-                            Box::new(Expr {
-                                kind: ExprKind::MakeIndex(parts, false),
-                                span,
-                            }),
-                        ),
-                        span,
-                    }],
-                };
-                return Some((IndexBase::Capture(capture, capture_name), parts));
+            Some(
+                b @ (Binding::Section { .. }
+                | Binding::Projection { .. }
+                | Binding::Reshaped { .. }
+                | Binding::Reinterpreted { .. }),
+            ) => {
+                return self.index_view(b, &indices, cur);
             }
             Some(Binding::TileStatic(id)) => IndexBase::TileStatic(id, name),
             Some(Binding::TileScalar(_)) => {
@@ -2763,6 +2774,45 @@ impl Resolver<'_> {
             syn::Expr::Repeat(r) => {
                 ExprKind::Repeat(Box::new(self.expr(&r.expr)?), (*r.len).clone())
             }
+            // `a.section(o, e).extent()`: the extent of a view made where
+            // it is used.
+            syn::Expr::MethodCall(m)
+                if m.method == "extent"
+                    && m.args.is_empty()
+                    && view_method(strip_parens(&m.receiver)).is_some() =>
+            {
+                match self.view_of(&m.receiver)? {
+                    (
+                        _,
+                        _,
+                        Some(Binding::Section { extent, .. } | Binding::Reshaped { extent, .. }),
+                    ) => extent.kind,
+                    // A section of a projection: its sizes past the fixed
+                    // components.
+                    (
+                        _,
+                        _,
+                        Some(Binding::Projection {
+                            prefix,
+                            section: Some((_, extent)),
+                            ..
+                        }),
+                    ) if matches!(&extent.kind, ExprKind::MakeIndex(parts, _) if parts.len() > prefix.len()) =>
+                    {
+                        let ExprKind::MakeIndex(parts, _) = extent.kind else {
+                            unreachable!("matched above")
+                        };
+                        ExprKind::MakeIndex(parts[prefix.len()..].to_vec(), true)
+                    }
+                    _ => {
+                        self.errors.at(
+                            e,
+                            "the extent of a projection or a reinterpreted view made in a kernel is read by component, from a `let` of it: `let row = a.project(i);`, then `row.extent()[0]`",
+                        );
+                        return None;
+                    }
+                }
+            }
             syn::Expr::MethodCall(m) if m.method == "extent" && m.args.is_empty() => {
                 let receiver = match strip_parens(&m.receiver) {
                     syn::Expr::Path(p) => self.path_ident(p),
@@ -2779,13 +2829,13 @@ impl Resolver<'_> {
                         if let Some(Binding::Section { extent, .. }) =
                             self.lookup(&name.to_string()) =>
                     {
-                        ExprKind::Local(extent.0, extent.1)
+                        extent.kind
                     }
                     Some(name)
                         if let Some(Binding::Reshaped { extent, .. }) =
                             self.lookup(&name.to_string()) =>
                     {
-                        ExprKind::Local(extent.0, extent.1)
+                        extent.kind
                     }
                     Some(name)
                         if let Some(Binding::Projection { .. }) =

@@ -283,6 +283,57 @@ fn views_made_inline_read_and_write_like_their_let_forms() {
     }
 }
 
+/// Chains of views made where they are used, without `let`s, and views of
+/// views made by a `let` indexed where they are made: sections of
+/// sections, projections of sections and of projections, a reshaped
+/// section, a section's extent; read and written, against plain Rust on
+/// random origins.
+#[amp_test]
+fn chains_of_views_made_inline() {
+    let (d0, d1, d2) = (5usize, 9usize, 11usize);
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(12_600 + k as u64);
+        let data = i32s(&mut rng, d0 * d1 * d2, -1000, 1000);
+        let (p, r0, c0) = (rng.range(0, 5), rng.range(0, 4), rng.range(0, 4));
+        let (r1, c1) = (rng.range(0, 2), rng.range(0, 2));
+        let mut out = vec![POISON_I32; 3 * 5];
+        let mut copy = data.clone();
+        {
+            let a = ArrayView::new([d0 as i32, d1 as i32, d2 as i32], &data).unwrap();
+            let w = ArrayView::new_mut([d0 as i32, d1 as i32, d2 as i32], &mut copy).unwrap();
+            let o = ArrayView::new_mut([3, 5], &mut out).unwrap();
+            parallel_for_each!(&view, Extent::new([3, 5]), |idx: Index<2>| {
+                let (i, j) = (idx[0], idx[1]);
+                let s = a.project(p).section([r0, c0], [5, 7]);
+                let v = a.project(p).project(r0 + r1 + i)[c0 + c1 + j]
+                    + a.project(p)
+                        .section([r0, c0], [5, 7])
+                        .section([r1, c1], [3, 5])[i][j]
+                        * 2
+                    + s.project(r1 + i)[c1 + j] * 4
+                    + s.section([r1, c1], [3, 5]).view_as([15])[i * 5 + j] * 8
+                    + a.project(p).section([r0, c0], [5, 7]).extent()[1] * 16;
+                o.section_from([0, 0]).project(i)[[j]] = v;
+                w.project(p).section([r0 + r1, c0 + c1], [3, 5]).project(i)[j] = -v;
+            })
+            .unwrap();
+        }
+        let at = |r: usize, c: usize| data[(p as usize * d1 + r) * d2 + c];
+        let mut want = vec![0; 3 * 5];
+        let mut want_copy = data.clone();
+        for i in 0..3 {
+            for j in 0..5 {
+                let (r, c) = ((r0 + r1) as usize + i, (c0 + c1) as usize + j);
+                want[i * 5 + j] = at(r, c) * 15 + 7 * 16;
+                want_copy[(p as usize * d1 + r) * d2 + c] = -want[i * 5 + j];
+            }
+        }
+        let case = format!("{what} p {p} origin ({r0}, {c0}) + ({r1}, {c1})");
+        assert_same(&out, &want, &case);
+        assert_same(&copy, &want_copy, &case);
+    }
+}
+
 /// Views reinterpreted inside kernels (C++ AMP's `reinterpret_as` in
 /// `restrict(amp)` code, for 4-byte elements): the bits of a rank-2 `f32`
 /// view read as `u32` at row-major positions, and `f32` and `i32` results
