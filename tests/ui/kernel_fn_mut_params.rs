@@ -1,6 +1,7 @@
 // `&mut` parameters of #[kernel] functions are read and written as `*p`,
-// and take locals (or whole local arrays), or elements in a call that is a
-// statement of its own (copied in and stored back), not inside expressions.
+// and take locals (or whole local arrays), or elements in a call that runs
+// once where it is written (copied in and stored back), not one evaluated
+// conditionally.
 use amp_core::prelude::*;
 
 #[kernel]
@@ -21,7 +22,8 @@ fn main() {
         let mut a = [1, 2];
         twice(&mut a[0]);
         let v = 1 + twice(&mut o[i]);
-        a[1] = v;
+        let w = v > 0 && twice(&mut o[i]) > 1;
+        a[1] = v + w as i32;
     })
     .unwrap();
 }

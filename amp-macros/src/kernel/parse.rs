@@ -175,6 +175,63 @@ fn view_let(l: &syn::Local) -> Option<(Ident, &syn::Expr)> {
     }
 }
 
+/// `&mut place` where the place is not a plain name (an element of an
+/// array, a view or a `tile_static` array, or a field of one).
+fn is_element_ref(a: &syn::Expr) -> bool {
+    match strip_parens(a) {
+        syn::Expr::Reference(r) if r.mutability.is_some() => {
+            !matches!(strip_parens(&r.expr), syn::Expr::Path(_))
+        }
+        _ => false,
+    }
+}
+
+/// A call (not of an atomic function, whose `&mut a[i]` is the element
+/// itself) that passes an element by `&mut`.
+fn is_mut_element_call(c: &syn::ExprCall) -> bool {
+    let atomic = match &*c.func {
+        syn::Expr::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident.to_string().starts_with("atomic_")),
+        _ => true,
+    };
+    !atomic && c.args.iter().any(is_element_ref)
+}
+
+/// Whether `e` contains a call that passes an element by `&mut`.
+fn has_mut_element_call(e: &syn::Expr) -> bool {
+    struct Find(bool);
+    impl<'a> syn::visit::Visit<'a> for Find {
+        fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
+            self.0 |= is_mut_element_call(c);
+            syn::visit::visit_expr_call(self, c);
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_expr(&mut f, e);
+    f.0
+}
+
+/// `+=`, `-=`, ... (syn parses them as binary operators).
+fn is_compound_assign(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
 /// The capture ids of a `#[kernel]` function's view parameters start here
 /// (amp_core's `CaptureId::param`).
 pub(crate) const VIEW_PARAM_BASE: u32 = 1 << 30;
@@ -846,7 +903,15 @@ impl Resolver<'_> {
         for (i, s) in b.stmts.iter().enumerate() {
             match self.copy_in_out(s) {
                 Some(rewritten) => stmts.extend(rewritten.into_iter().map(|r| (r, false))),
-                None => stmts.push((s.clone(), i + 1 == n)),
+                None => match self.lift_mut_calls(s) {
+                    // The statement itself stays last (a block's value).
+                    Some(mut rewritten) => {
+                        let stmt = rewritten.pop().expect("the statement");
+                        stmts.extend(rewritten.into_iter().map(|r| (r, false)));
+                        stmts.push((stmt, i + 1 == n));
+                    }
+                    None => stmts.push((s.clone(), i + 1 == n)),
+                },
             }
         }
         for (s, last) in &stmts {
@@ -961,6 +1026,204 @@ impl Resolver<'_> {
         pre.push(stmt);
         pre.extend(post);
         Some(pre)
+    }
+
+    /// A statement with calls that pass elements by `&mut` inside larger
+    /// expressions (`let v = 1 + f(&mut s[i]);`, `a[k] = f(&mut s[i]) *
+    /// 2;`, `if f(&mut s[i]) > 0 { .. }`, `return f(&mut s[i]);`): each such
+    /// call becomes statements of its own before it (the element copied in,
+    /// the call's result in a new local, the element stored back), and
+    /// what Rust evaluates before the call (operands to its left) is bound
+    /// to new locals first, so evaluation order is Rust's. Calls in places
+    /// evaluated conditionally or repeatedly (after `&&`/`||`, in a branch,
+    /// a loop condition) are left alone (and refused as before). `None`:
+    /// nothing to do.
+    fn lift_mut_calls(&mut self, s: &syn::Stmt) -> Option<Vec<syn::Stmt>> {
+        let mut pre = Vec::new();
+        let stmt = match s {
+            syn::Stmt::Local(l) => {
+                let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+                if !has_mut_element_call(&init.expr) {
+                    return None;
+                }
+                let value = self.lift(&init.expr, &mut pre)?;
+                let mut l = l.clone();
+                if let Some(init) = l.init.as_mut() {
+                    *init.expr = value;
+                }
+                syn::Stmt::Local(l)
+            }
+            syn::Stmt::Expr(e, semi) => {
+                if !has_mut_element_call(e) {
+                    return None;
+                }
+                let e = match e {
+                    // Rust evaluates the assigned value before the place.
+                    syn::Expr::Assign(a) if !has_mut_element_call(&a.left) => {
+                        let mut a = a.clone();
+                        *a.right = self.lift(&a.right, &mut pre)?;
+                        syn::Expr::Assign(a)
+                    }
+                    syn::Expr::Binary(b)
+                        if is_compound_assign(&b.op) && !has_mut_element_call(&b.left) =>
+                    {
+                        let mut b = b.clone();
+                        *b.right = self.lift(&b.right, &mut pre)?;
+                        syn::Expr::Binary(b)
+                    }
+                    syn::Expr::If(i) => {
+                        let mut i = i.clone();
+                        *i.cond = self.lift(&i.cond, &mut pre)?;
+                        syn::Expr::If(i)
+                    }
+                    syn::Expr::Return(r) => {
+                        let mut r = r.clone();
+                        if let Some(v) = r.expr.as_mut() {
+                            **v = self.lift(v, &mut pre)?;
+                        }
+                        syn::Expr::Return(r)
+                    }
+                    other => self.lift(other, &mut pre)?,
+                };
+                syn::Stmt::Expr(e, *semi)
+            }
+            _ => return None,
+        };
+        if pre.is_empty() {
+            return None;
+        }
+        pre.push(stmt);
+        Some(pre)
+    }
+
+    /// `e` with each call that passes elements by `&mut` (in a place Rust
+    /// evaluates once, unconditionally) replaced by a new local holding its
+    /// result; the statements computing it are pushed on `pre` (see
+    /// [`Resolver::lift_mut_calls`]). `None`: a call in another place.
+    fn lift(&mut self, e: &syn::Expr, pre: &mut Vec<syn::Stmt>) -> Option<syn::Expr> {
+        if !has_mut_element_call(e) {
+            return Some(e.clone());
+        }
+        let span = e.span();
+        match e {
+            syn::Expr::Paren(p) => {
+                let inner = self.lift(&p.expr, pre)?;
+                Some(syn::parse_quote_spanned!(span=> (#inner)))
+            }
+            syn::Expr::Call(c) => {
+                let args: Vec<&syn::Expr> = c.args.iter().collect();
+                let mut args = self.lift_seq(&args, pre)?;
+                if !is_mut_element_call(c) {
+                    let func = &c.func;
+                    return Some(syn::parse_quote_spanned!(span=> #func(#(#args),*)));
+                }
+                // The call of its own: elements copied in and stored back.
+                let mut post = Vec::new();
+                for arg in args.iter_mut() {
+                    if !is_element_ref(arg) {
+                        continue;
+                    }
+                    let syn::Expr::Reference(r) = strip_parens(arg).clone() else {
+                        continue;
+                    };
+                    let span = r.span();
+                    let place = self.bind_place_indices(&r.expr, pre)?;
+                    self.fresh += 1;
+                    let tmp = Ident::new(&format!("__amp_ref{}", self.fresh), span);
+                    pre.push(syn::parse_quote_spanned!(span=> let mut #tmp = #place;));
+                    *arg = syn::parse_quote_spanned!(span=> &mut #tmp);
+                    post.push(syn::parse_quote_spanned!(span=> #place = #tmp;));
+                }
+                self.fresh += 1;
+                let result = Ident::new(&format!("__amp_r{}", self.fresh), span);
+                let func = &c.func;
+                pre.push(syn::parse_quote_spanned!(span=> let #result = #func(#(#args),*);));
+                pre.extend(post);
+                Some(syn::parse_quote_spanned!(span=> #result))
+            }
+            syn::Expr::MethodCall(m) => {
+                let mut parts: Vec<&syn::Expr> = vec![&m.receiver];
+                parts.extend(m.args.iter());
+                let mut parts = self.lift_seq(&parts, pre)?.into_iter();
+                let receiver = parts.next()?;
+                let args: Vec<syn::Expr> = parts.collect();
+                let (method, turbofish) = (&m.method, &m.turbofish);
+                Some(syn::parse_quote_spanned!(span=> #receiver.#method #turbofish(#(#args),*)))
+            }
+            syn::Expr::Binary(b)
+                if !matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_))
+                    && !is_compound_assign(&b.op) =>
+            {
+                let [l, r]: [syn::Expr; 2] =
+                    self.lift_seq(&[&b.left, &b.right], pre)?.try_into().ok()?;
+                let op = &b.op;
+                Some(syn::parse_quote_spanned!(span=> #l #op #r))
+            }
+            syn::Expr::Unary(u) => {
+                let inner = self.lift(&u.expr, pre)?;
+                let op = &u.op;
+                Some(syn::parse_quote_spanned!(span=> #op #inner))
+            }
+            syn::Expr::Cast(c) => {
+                let inner = self.lift(&c.expr, pre)?;
+                let ty = &c.ty;
+                Some(syn::parse_quote_spanned!(span=> #inner as #ty))
+            }
+            syn::Expr::Field(f) => {
+                let base = self.lift(&f.base, pre)?;
+                let member = &f.member;
+                Some(syn::parse_quote_spanned!(span=> #base.#member))
+            }
+            syn::Expr::Index(ix) if !has_mut_element_call(&ix.expr) => {
+                let index = self.lift(&ix.index, pre)?;
+                let base = &ix.expr;
+                Some(syn::parse_quote_spanned!(span=> #base[#index]))
+            }
+            syn::Expr::Tuple(t) => {
+                let parts: Vec<&syn::Expr> = t.elems.iter().collect();
+                let parts = self.lift_seq(&parts, pre)?;
+                Some(syn::parse_quote_spanned!(span=> (#(#parts,)*)))
+            }
+            syn::Expr::Array(a) => {
+                let parts: Vec<&syn::Expr> = a.elems.iter().collect();
+                let parts = self.lift_seq(&parts, pre)?;
+                Some(syn::parse_quote_spanned!(span=> [#(#parts),*]))
+            }
+            _ => None,
+        }
+    }
+
+    /// Operands Rust evaluates in order: those before the last one with a
+    /// lifted call are evaluated first, into new locals (names and
+    /// literals are left as they are), so that the lifted statements do
+    /// not run before them.
+    fn lift_seq(&mut self, es: &[&syn::Expr], pre: &mut Vec<syn::Stmt>) -> Option<Vec<syn::Expr>> {
+        let Some(last) = es.iter().rposition(|e| has_mut_element_call(e)) else {
+            return Some(es.iter().map(|e| (*e).clone()).collect());
+        };
+        let mut out = Vec::new();
+        for (k, e) in es.iter().enumerate() {
+            if k < last {
+                let v = self.lift(e, pre)?;
+                if matches!(strip_parens(&v), syn::Expr::Lit(_) | syn::Expr::Path(_))
+                    || is_element_ref(&v)
+                    || matches!(strip_parens(&v), syn::Expr::Reference(_))
+                {
+                    out.push(v);
+                    continue;
+                }
+                let span = v.span();
+                self.fresh += 1;
+                let t = Ident::new(&format!("__amp_v{}", self.fresh), span);
+                pre.push(syn::parse_quote_spanned!(span=> let #t = #v;));
+                out.push(syn::parse_quote_spanned!(span=> #t));
+            } else if k == last {
+                out.push(self.lift(e, pre)?);
+            } else {
+                out.push((*e).clone());
+            }
+        }
+        Some(out)
     }
 
     /// `place` with each index expression bound to a new local (pushed on
@@ -2102,7 +2365,7 @@ impl Resolver<'_> {
         if !matches!(place, Place::Local(..)) {
             self.errors.at(
                 a,
-                "a `&mut` argument is a local variable, a whole local array, or an element (of an array, a view or a tile_static array) passed in a call that is a statement of its own (`f(&mut s[i]);` or `let r = f(&mut s[i]);`): the element is copied in and stored back after the call",
+                "a `&mut` argument is a local variable, a whole local array, or an element (of an array, a view or a tile_static array) passed in a call that runs once where it is written (not after `&&`/`||`, in a branch or a loop condition): the element is copied in and stored back after the call; call it in a `let` first (`let r = f(&mut s[i]);`)",
             );
             return None;
         }

@@ -626,3 +626,74 @@ fn mut_references_to_elements_are_passed_to_functions() {
         assert_eq!(scaled, want, "{acc}");
     }
 }
+
+/// Doubles `*x` and returns the doubled value plus one.
+#[kernel]
+fn double_then_next(x: &mut i32) -> i32 {
+    *x = *x * 2;
+    *x + 1
+}
+
+/// `&mut` to elements inside larger expressions: the call becomes a
+/// statement of its own, and what Rust evaluates before it (the left
+/// operand reading the same element) is evaluated first; in a `let`, an
+/// assignment, a compound assignment, an `if` condition, nested in another
+/// call and as a block's value; against plain Rust on every accelerator.
+#[amp_test]
+fn mut_references_to_elements_inside_expressions() {
+    const N: usize = 300;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let mut rng = Rng::new(0xF3F0 + k as u64);
+        let start: Vec<i32> = (0..N).map(|_| rng.range(-1000, 1000)).collect();
+        let mut data = start.clone();
+        let mut out = vec![i32::MIN; N * 5];
+        {
+            let d = ArrayView::new_mut([N as i32], &mut data).unwrap();
+            let o = ArrayView::new_mut([N as i32 * 5], &mut out).unwrap();
+            parallel_for_each!(acc.default_view(), d.extent(), |i: Index<1>| {
+                let g = i[0] * 5;
+                let mut local = [d[i], 7];
+                // The left operand reads the element before the call doubles it.
+                let v = d[i] + double_then_next(&mut d[i]) * 10;
+                o[g] = v;
+                o[g + 1] = 1 + double_then_next(&mut local[0]);
+                o[g + 2] += double_then_next(&mut local[1]) - local[1];
+                if double_then_next(&mut local[0]) > 0 {
+                    o[g + 3] = local[0];
+                } else {
+                    o[g + 3] = -local[0];
+                }
+                o[g + 4] = {
+                    let w = local[1];
+                    (w, double_then_next(&mut local[1])).0
+                        * double_then_next(&mut local[1]).max(local[1])
+                };
+            })
+            .unwrap();
+        }
+        for i in 0..N {
+            let x = start[i];
+            let mut e = x;
+            let dtn = |v: &mut i32| {
+                *v = v.wrapping_mul(2);
+                v.wrapping_add(1)
+            };
+            let mut want = [0i32; 5];
+            want[0] = x.wrapping_add(dtn(&mut e).wrapping_mul(10));
+            assert_eq!(data[i], e, "{acc}: element {i} doubled in place");
+            let mut local = [x, 7];
+            want[1] = 1 + dtn(&mut local[0]);
+            want[2] = i32::MIN.wrapping_add(dtn(&mut local[1]) - local[1]);
+            want[3] = if dtn(&mut local[0]) > 0 {
+                local[0]
+            } else {
+                -local[0]
+            };
+            let w = local[1];
+            let first = (w, dtn(&mut local[1])).0;
+            let second = dtn(&mut local[1]).max(local[1]);
+            want[4] = first.wrapping_mul(second);
+            assert_eq!(&out[i * 5..i * 5 + 5], &want, "{acc}: element {i} from {x}");
+        }
+    }
+}
