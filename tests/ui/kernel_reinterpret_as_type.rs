@@ -1,4 +1,5 @@
-// reinterpret_as in a kernel converts between 4-byte scalars.
+// reinterpret_as in a kernel reads i32, u32, f32 and their 2- and
+// 4-component vectors (3-component vectors have padding).
 use amp_core::prelude::*;
 
 fn main() {
@@ -7,7 +8,7 @@ fn main() {
     let a = ArrayView::new([4], &data).unwrap();
     let o = ArrayView::new_mut([4], &mut out).unwrap();
     parallel_for_each!(o.extent(), |i: Index<1>| {
-        let w = a.reinterpret_as::<Float4>();
+        let w = a.reinterpret_as::<Float3>();
         o[i] = w[i[0]].x;
     })
     .unwrap();

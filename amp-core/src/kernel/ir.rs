@@ -151,6 +151,29 @@ impl Type {
         Type::of_element(&T::element_type()).unwrap_or(Type::Scalar(Scalar::U32))
     }
 
+    /// The scalar type of each 32-bit word of the type, in memory order,
+    /// if it is made of 4-byte scalars with no padding (`i32`, `u32`,
+    /// `f32`, their 2- and 4-component vectors, arrays of them).
+    pub fn words(&self) -> Option<Vec<Scalar>> {
+        match self {
+            Type::Scalar(s @ (Scalar::I32 | Scalar::U32 | Scalar::F32)) => Some(vec![*s]),
+            Type::Vector(n @ (2 | 4), s @ (Scalar::I32 | Scalar::U32 | Scalar::F32)) => {
+                Some(vec![*s; usize::from(*n)])
+            }
+            Type::Array(e, n) => {
+                let w = e.words()?;
+                Some(
+                    w.iter()
+                        .copied()
+                        .cycle()
+                        .take(w.len() * *n as usize)
+                        .collect(),
+                )
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the type (or a part of it) is `f16`.
     pub fn uses_f16(&self) -> bool {
         match self {
@@ -412,6 +435,19 @@ pub enum Builtin {
     /// without reading it); both 4-byte scalars. Made by the macros for
     /// views made with `reinterpret_as` inside kernels.
     Bitcast,
+    /// `reinterpret_load(view, k, witness)`: element `k` of `view` read as
+    /// the type of `witness` (not evaluated), counting both in 32-bit words
+    /// over `view`'s elements in row-major order: word `j` of the result is
+    /// word `(k * W + j) % V` of element `(k * W + j) / V`, where the
+    /// result has `W` words and an element `V`. Both types are made of
+    /// 4-byte scalars with no padding (`i32`, `u32`, `f32`, their 2- and
+    /// 4-component vectors, arrays of them). Made by the macros for views
+    /// made with `reinterpret_as` inside kernels.
+    ReinterpretLoad,
+    /// `reinterpret_store(view, value, k)`: stores `value`'s words where
+    /// [`ReinterpretLoad`](Builtin::ReinterpretLoad) reads them (the value
+    /// first: Rust evaluates it before the place).
+    ReinterpretStore,
     /// A `tile_static` element (the argument, a `TileLoad`) read at an
     /// address every work item of the tile shares, after a barrier and
     /// before any write to the array: the same value for the whole tile

@@ -91,6 +91,121 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     }
 }
 
+/// Types made of 4-byte scalars with no padding, which views made with
+/// `reinterpret_as` inside kernels read and write word by word: `i32`,
+/// `u32`, `f32`, their 2- and 4-component vectors, arrays of them.
+#[diagnostic::on_unimplemented(
+    message = "`reinterpret_as` in a kernel reads and writes types made of 4-byte scalars, not `{Self}`",
+    label = "not made of i32, u32 or f32 words",
+    note = "i32, u32, f32, Int2, Int4, UInt2, UInt4, Float2, Float4 and arrays of them (3-component vectors have padding); make other reinterpretations on the host"
+)]
+pub trait Words: Element {
+    /// How many 32-bit words a value has.
+    const WORDS: usize;
+}
+
+impl Words for i32 {
+    const WORDS: usize = 1;
+}
+impl Words for u32 {
+    const WORDS: usize = 1;
+}
+impl Words for f32 {
+    const WORDS: usize = 1;
+}
+impl Words for crate::Int2 {
+    const WORDS: usize = 2;
+}
+impl Words for crate::UInt2 {
+    const WORDS: usize = 2;
+}
+impl Words for crate::Float2 {
+    const WORDS: usize = 2;
+}
+impl Words for crate::Int4 {
+    const WORDS: usize = 4;
+}
+impl Words for crate::UInt4 {
+    const WORDS: usize = 4;
+}
+impl Words for crate::Float4 {
+    const WORDS: usize = 4;
+}
+
+impl<T: Words, const M: usize> Words for [T; M]
+where
+    [T; M]: Element,
+{
+    const WORDS: usize = M * T::WORDS;
+}
+
+impl<T: Words, const N: usize, A: Access> CpuView<T, N, A> {
+    /// The memory word holding word `j` of the value `k` of a view of `W`
+    /// words per value over this one's elements in row-major order.
+    fn reinterpreted_word(&self, k: i32, w: usize, j: usize) -> usize {
+        let p = k.wrapping_mul(w as i32).wrapping_add(j as i32);
+        let v = T::WORDS as i32;
+        let (e, c) = if v == 1 {
+            (p, 0)
+        } else {
+            (p.wrapping_div(v), p.wrapping_rem(v))
+        };
+        let idx = crate::kernel::math::Reshape::delinearize(self.extent(), e);
+        self.word(idx) + c as usize
+    }
+}
+
+/// A value read through a view made with `reinterpret_as` inside a
+/// kernel (`w[k]`): its words, from the elements of the view in row-major
+/// order.
+pub trait ReinterpretAs: Copy {
+    /// The value at position `k`, of the witness's type (not read).
+    fn reinterpret_load<U: Words>(self, k: i32, witness: U) -> U;
+}
+
+impl<T: Words, const N: usize, A: Access> ReinterpretAs for &CpuView<T, N, A> {
+    fn reinterpret_load<U: Words>(self, k: i32, _: U) -> U {
+        let mut out = U::zeroed();
+        let bytes = bytemuck::bytes_of_mut(&mut out);
+        for j in 0..U::WORDS {
+            let w =
+                self.mem.words()[self.reinterpreted_word(k, U::WORDS, j)].load(Ordering::Relaxed);
+            bytes[4 * j..4 * j + 4].copy_from_slice(&w.to_ne_bytes());
+        }
+        out
+    }
+}
+
+/// A value written through a view made with `reinterpret_as` inside a
+/// kernel (`w[k] = v`); only writable views have it.
+#[diagnostic::on_unimplemented(
+    message = "cannot write to a read-only view (`ArrayView<T, N, ReadOnly>`) in a kernel",
+    label = "read-only view written here",
+    note = "capture an `ArrayView<_, _, ReadWrite>` (from `ArrayView::new_mut`) to write results"
+)]
+pub trait ReinterpretStore: Copy {
+    /// Stores `value`'s words at position `k` (the value first, as Rust
+    /// evaluates `w[k] = value`).
+    fn reinterpret_store<U: Words>(self, value: U, k: i32);
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Words, const N: usize, A: WritableAccess> ReinterpretStore for &CpuView<T, N, A> {
+    fn reinterpret_store<U: Words>(self, value: U, k: i32) {
+        let bytes = bytemuck::bytes_of(&value);
+        for j in 0..U::WORDS {
+            let word = u32::from_ne_bytes([
+                bytes[4 * j],
+                bytes[4 * j + 1],
+                bytes[4 * j + 2],
+                bytes[4 * j + 3],
+            ]);
+            self.mem.words()[self.reinterpreted_word(k, U::WORDS, j)]
+                .store(word, Ordering::Relaxed);
+        }
+    }
+}
+
 /// A read of a captured value by index, as generated code spells
 /// `name[idx]`: an element of a container, or a component of an
 /// `Index`/`Extent` captured by value.

@@ -512,6 +512,60 @@ impl<'k> Checker<'k> {
         Ok(Term::Known(target))
     }
 
+    /// `reinterpret_load(view, k, witness)` (the witness's type) and
+    /// `reinterpret_store(view, k, value)` (no value).
+    fn reinterpret(&mut self, f: Builtin, args: &[Expr], span: Span) -> Result<Term> {
+        // `[view, k, witness]` to load, `[view, value, k]` to store.
+        let (view, k, third) = match (f, args) {
+            (Builtin::ReinterpretLoad, [view, k, witness]) => (view, k, witness),
+            (_, [view, value, k]) => (view, k, value),
+            _ => return Err(type_error(span, format!("{f:?} takes three arguments"))),
+        };
+        let elem = match &view.kind {
+            ExprKind::Capture(c) => match self.capture(*c, span)? {
+                CaptureKind::Container { elem, .. } => elem.clone(),
+                _ => return Err(type_error(span, "reinterpret_as of a scalar".to_string())),
+            },
+            _ => return Err(type_error(span, "reinterpret_as of a non-view".to_string())),
+        };
+        // In the arguments' order: literals are numbered in it.
+        let (t, v) = match f {
+            Builtin::ReinterpretLoad => {
+                let t = self.expr(k)?;
+                (t, self.expr(third)?)
+            }
+            _ => {
+                let v = self.expr(third)?;
+                (self.expr(k)?, v)
+            }
+        };
+        self.solver
+            .unify(&t, &Term::Known(Type::Scalar(Scalar::I32)), span)?;
+        let target = match self.solver.resolve(&v) {
+            Term::Known(t) => t,
+            _ => {
+                // An unsuffixed literal stored: an `i32`, as in Rust.
+                self.solver
+                    .unify(&v, &Term::Known(Type::Scalar(Scalar::I32)), span)?;
+                Type::Scalar(Scalar::I32)
+            }
+        };
+        for t in [&elem, &target] {
+            if t.words().is_none() {
+                return Err(type_error(
+                    span,
+                    format!(
+                        "reinterpret_as in kernels reads and writes types made of 4-byte scalars (i32, u32, f32, their 2- and 4-component vectors, arrays of them), not {t:?}: make other reinterpretations on the host"
+                    ),
+                ));
+            }
+        }
+        Ok(match f {
+            Builtin::ReinterpretLoad => Term::Known(target),
+            _ => Term::Known(Type::Index(0)),
+        })
+    }
+
     fn load(&mut self, c: CaptureId, idx: &[Expr], span: Span) -> Result<Term> {
         let (elem, rank) = match self.capture(c, span)? {
             CaptureKind::Container { elem, rank, .. } => (elem.clone(), *rank),
@@ -975,6 +1029,9 @@ impl<'k> Checker<'k> {
         }
         if f == Builtin::Bitcast {
             return self.bitcast(args, span);
+        }
+        if matches!(f, Builtin::ReinterpretLoad | Builtin::ReinterpretStore) {
+            return self.reinterpret(f, args, span);
         }
         let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
         let first = ts

@@ -1448,6 +1448,131 @@ impl Writer<'_> {
         Ok((format!("{}[{addr}]", self.captures[i]), elem))
     }
 
+    /// `reinterpret_load(view, k, witness)` / `reinterpret_store(view, k,
+    /// value)` (see [`Builtin::ReinterpretLoad`]): each 32-bit word of the
+    /// value is a component of an element at a row-major position of the
+    /// view, read or written (in `pre`) with a bitcast where the scalar
+    /// types differ.
+    fn reinterpret(
+        &mut self,
+        f: Builtin,
+        args: &[Expr],
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<(String, Type)> {
+        // `[view, k, witness]` to load, `[view, value, k]` to store (Rust
+        // evaluates the stored value before the place).
+        let (view, k, third) = match (f, args) {
+            (Builtin::ReinterpretLoad, [view, k, witness]) => (view, k, witness),
+            (_, [view, value, k]) => (view, k, value),
+            _ => return Err(compile_error(span, "reinterpret takes three arguments")),
+        };
+        let ExprKind::Capture(c) = view.kind else {
+            return Err(compile_error(span, "reinterpret_as of a non-view"));
+        };
+        let (i, elem, rank) = self.capture_container(c, span)?;
+        // As in Rust's `w[k] = v`: the value first, then the place.
+        let (value, target) = match f {
+            Builtin::ReinterpretLoad => (None, self.expr(third, pre)?.1),
+            _ => {
+                let (v, t) = self.expr(third, pre)?;
+                let vt = self.fresh();
+                pre.push(format!("let {vt} = {v};"));
+                (Some(vt), t)
+            }
+        };
+        let (kv, _) = self.expr(k, pre)?;
+        let kt = self.fresh();
+        pre.push(format!("let {kt} = {kv};"));
+        let (Some(ew), Some(uw)) = (elem.words(), target.words()) else {
+            return Err(compile_error(
+                span,
+                format!("reinterpret_as between {elem:?} and {target:?}: not 4-byte words"),
+            ));
+        };
+        let (v, w) = (ew.len(), uw.len());
+        let mut parts = Vec::new();
+        for (j, us) in uw.iter().enumerate() {
+            // The word's row-major position among the view's words.
+            let p = if w == 1 {
+                kt.clone()
+            } else {
+                format!("({kt} * {w}i + {j}i)")
+            };
+            let (e, comp) = if v == 1 {
+                (p, None)
+            } else {
+                (format!("({p} / {v}i)"), Some(format!("({p} % {v}i)")))
+            };
+            // The element at row-major position `e` of the view.
+            let r = self.fresh();
+            pre.push(format!("var {r} = {e};"));
+            let mut comps = vec![String::new(); rank as usize];
+            for d in (1..rank as usize).rev() {
+                let x = self.fresh();
+                pre.push(format!("let {x} = {r} % amp_p.amp_c{i}_e{d};"));
+                pre.push(format!("{r} = {r} / amp_p.amp_c{i}_e{d};"));
+                comps[d] = x;
+            }
+            comps[0] = r;
+            let mut addr = format!("amp_p.amp_c{i}_off");
+            for (d, comp) in comps.iter().enumerate() {
+                let _ = write!(addr, " + u32({comp}) * amp_p.amp_c{i}_s{d}");
+            }
+            let mut place = format!("{}[{addr}]", self.captures[i]);
+            // The word's component within the element.
+            if let Some(comp) = comp {
+                let mut t = &elem;
+                let mut at = comp;
+                loop {
+                    match t {
+                        Type::Vector(..) => {
+                            place = format!("{place}[{at}]");
+                            break;
+                        }
+                        Type::Array(inner, _) => {
+                            let per = inner.words().map_or(1, |w| w.len());
+                            if per == 1 {
+                                place = format!("{place}[{at}]");
+                                break;
+                            }
+                            place = format!("{place}[{at} / {per}i]");
+                            at = format!("({at} % {per}i)");
+                            t = inner;
+                        }
+                        _ => break,
+                    }
+                }
+            }
+            let es = ew[0];
+            match &value {
+                None if es == *us => parts.push(place),
+                None => parts.push(format!("bitcast<{}>({place})", us.wgsl())),
+                Some(vt) => {
+                    let word = if w == 1 {
+                        vt.clone()
+                    } else {
+                        format!("{vt}[{j}]")
+                    };
+                    let word = if es == *us {
+                        word
+                    } else {
+                        format!("bitcast<{}>({word})", es.wgsl())
+                    };
+                    pre.push(format!("{place} = {word};"));
+                }
+            }
+        }
+        Ok(match value {
+            None if w == 1 => (parts.pop().expect("one word"), target),
+            None => (
+                format!("{}({})", type_wgsl(&target), parts.join(", ")),
+                target,
+            ),
+            Some(_) => (String::new(), Type::Index(0)),
+        })
+    }
+
     /// Whether `p` is an element of memory that atomics touch.
     fn is_atomic(&self, p: &Place) -> bool {
         match p {
@@ -1991,6 +2116,9 @@ impl Writer<'_> {
                     "a uniform load of a non-tile_static value",
                 )),
             },
+            ExprKind::Call(f @ (Builtin::ReinterpretLoad | Builtin::ReinterpretStore), args) => {
+                self.reinterpret(*f, args, span, pre)
+            }
             ExprKind::Call(Builtin::Bitcast, args) => {
                 let [value, witness] = args.as_slice() else {
                     return Err(compile_error(span, "bitcast takes two arguments"));
@@ -2586,7 +2714,8 @@ impl Writer<'_> {
                     format!("{f:?} applies to float short vectors, not {ty:?}"),
                 ));
             }
-            Contains | Size | Linearize | Delinearize | Bitcast => {
+            Contains | Size | Linearize | Delinearize | Bitcast | ReinterpretLoad
+            | ReinterpretStore => {
                 return Err(compile_error(
                     span,
                     format!("{f:?} applies to an extent, not {ty:?}"),

@@ -1160,6 +1160,8 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
                 "size" => kpath("Shape"),
                 "linearize" | "delinearize" => kpath("Reshape"),
                 "bitcast_as" => kpath("BitcastAs"),
+                "reinterpret_load" => kpath("ReinterpretAs"),
+                "reinterpret_store" => kpath("ReinterpretStore"),
                 "abs" => kpath("Abs"),
                 "min" | "max" | "clamp" => kpath("Num"),
                 "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits"

@@ -86,11 +86,12 @@ enum Binding {
     },
     /// A view of the same bits as another element type made in the kernel
     /// (`let w = a.reinterpret_as::<u32>();`): the view's capture (rank 1
-    /// over its elements in row-major order) and the new element type.
+    /// over its words in row-major order) and a value of the new element
+    /// type (a zero, never evaluated: it gives the type).
     Reinterpreted {
         capture: u32,
         capture_name: Ident,
-        target: Scalar,
+        witness: Expr,
     },
     /// A projection of a captured view or of a section made in the kernel
     /// (`let row = a.project(i);`, C++ AMP's `a[i]` of a view): the view's
@@ -261,7 +262,7 @@ struct Resolver<'e> {
     fresh: u32,
     /// Set by [`Resolver::index_chain`] for an element of a reinterpreted
     /// view: its capture and element type (the caller converts the bits).
-    reinterpreted: Option<(u32, Scalar)>,
+    reinterpreted: Option<(u32, Expr)>,
 }
 
 const MATH_METHODS: &[(&str, &str)] = &[
@@ -1601,25 +1602,56 @@ impl Resolver<'_> {
                 }
             }
             _ => {
-                // `reinterpret_as::<T>()`, with `T` one of `i32`, `u32`,
-                // `f32` (elements of the same size): `w[k]` reads the bits
-                // of the element at row-major position `k` as a `T`, and
-                // `w[k] = v` stores `v`'s bits there.
-                let target = m.turbofish.as_ref().and_then(|t| match t.args.first() {
+                // `reinterpret_as::<U>()`: `w[k]` reads the `k`-th value of
+                // type `U` in the words of the view's elements (row-major),
+                // `w[k] = v` stores `v`'s words there (C++ AMP's
+                // `reinterpret_as` in `restrict(amp)` code). `U` is `i32`,
+                // `u32`, `f32` or a 2- or 4-component vector of them.
+                let ty = m.turbofish.as_ref().and_then(|t| match t.args.first() {
                     Some(syn::GenericArgument::Type(syn::Type::Path(p))) if t.args.len() == 1 => {
-                        match p.path.get_ident()?.to_string().as_str() {
-                            "i32" => Some(Scalar::I32),
-                            "u32" => Some(Scalar::U32),
-                            "f32" => Some(Scalar::F32),
-                            _ => None,
-                        }
+                        Some(p.clone())
                     }
                     _ => None,
                 });
-                let Some(target) = target else {
+                let zero = |s: Scalar| Expr {
+                    kind: ExprKind::Lit(
+                        match s {
+                            Scalar::F32 => Lit::Float(0.0, Some(s)),
+                            _ => Lit::Int(0, Some(s)),
+                        },
+                        None,
+                    ),
+                    span,
+                };
+                let last = ty
+                    .as_ref()
+                    .and_then(|p| p.path.segments.last())
+                    .map(|s| s.ident.to_string());
+                let witness = match (last.as_deref(), &ty) {
+                    (Some("i32"), _) => Some(zero(Scalar::I32)),
+                    (Some("u32"), _) => Some(zero(Scalar::U32)),
+                    (Some("f32"), _) => Some(zero(Scalar::F32)),
+                    (Some(name), Some(p)) => match vector_type(name) {
+                        Some((n @ (2 | 4), sc @ (Scalar::I32 | Scalar::U32 | Scalar::F32))) => {
+                            let new: syn::ExprPath = syn::parse_quote_spanned!(span=> #p::new);
+                            Some(Expr {
+                                kind: ExprKind::MakeVector(
+                                    n,
+                                    sc,
+                                    new,
+                                    (0..n).map(|_| zero(sc)).collect(),
+                                ),
+                                span,
+                            })
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some(witness) = witness else {
                     self.errors.at(
                         m,
-                        "`reinterpret_as` in a kernel names its element type, one of i32, u32 and f32 (elements of 4 bytes): `a.reinterpret_as::<u32>()`; make other reinterpretations on the host",
+                        "`reinterpret_as` in a kernel names its element type, one of i32, u32, f32 and their 2- and 4-component vectors (`Int2`, `Float4`, ...): `a.reinterpret_as::<u32>()`; make other reinterpretations on the host",
                     );
                     return None;
                 };
@@ -1633,7 +1665,7 @@ impl Resolver<'_> {
                 Binding::Reinterpreted {
                     capture,
                     capture_name: capture_name.clone(),
-                    target,
+                    witness,
                 }
             }
         };
@@ -1860,30 +1892,37 @@ impl Resolver<'_> {
                 self.reinterpreted = None;
                 let place = self.place(&a.left)?;
                 let stored = self.reinterpreted.take();
-                let mut value = self.expr(&a.right)?;
-                if let Some((c, _)) = stored {
-                    // The value's bits, as the view's own element type.
-                    let span = value.span;
-                    let name = match &place {
-                        Place::Element(_, n, _) => n.clone(),
-                        _ => Ident::new("view", span),
-                    };
-                    value = Expr {
-                        kind: ExprKind::Call(
-                            "Bitcast",
-                            Ident::new("bitcast_as", span),
-                            vec![
-                                value,
-                                Expr {
-                                    kind: ExprKind::Capture(c, name),
-                                    span,
-                                },
-                            ],
-                        ),
-                        span,
-                    };
+                let value = self.expr(&a.right)?;
+                match (stored, place) {
+                    // `w[k] = v` of a reinterpreted view: `v`'s words stored
+                    // in the view's elements.
+                    (Some((c, _)), Place::Element(_, name, mut k)) if k.len() == 1 => {
+                        let k = k.pop()?;
+                        StmtKind::Expr(Expr {
+                            kind: ExprKind::Call(
+                                "ReinterpretStore",
+                                Ident::new("reinterpret_store", span),
+                                vec![
+                                    Expr {
+                                        kind: ExprKind::Capture(c, name),
+                                        span,
+                                    },
+                                    value,
+                                    k,
+                                ],
+                            ),
+                            span,
+                        })
+                    }
+                    (Some(_), _) => {
+                        self.errors.at(
+                            &a.left,
+                            "a reinterpreted view is written element by element: `w[k] = v`",
+                        );
+                        return None;
+                    }
+                    (None, place) => StmtKind::Assign(place, None, value),
                 }
-                StmtKind::Assign(place, None, value)
             }
             syn::Expr::Binary(b) if matches!(bin_op(&b.op), Some((_, true))) => {
                 let (op, _) = bin_op(&b.op)?;
@@ -2561,9 +2600,10 @@ impl Resolver<'_> {
             Binding::Reinterpreted {
                 capture,
                 capture_name,
-                target,
+                witness,
             } => {
-                // `w[k]`: the element at row-major position `k`.
+                // `w[k]`: the value at position `k` (the caller reads or
+                // writes it with `reinterpret_load`/`reinterpret_store`).
                 let [k] = indices else {
                     self.errors.at(
                         at,
@@ -2575,22 +2615,8 @@ impl Resolver<'_> {
                     syn::Expr::Array(a) if a.elems.len() == 1 => self.expr(&a.elems[0])?,
                     other => self.expr(other)?,
                 };
-                let index = Expr {
-                    kind: ExprKind::Call(
-                        "Delinearize",
-                        Ident::new("delinearize", span),
-                        vec![
-                            Expr {
-                                kind: ExprKind::Extent(capture, capture_name.clone()),
-                                span,
-                            },
-                            k,
-                        ],
-                    ),
-                    span,
-                };
-                self.reinterpreted = Some((capture, target));
-                Some((IndexBase::Capture(capture, capture_name), vec![index]))
+                self.reinterpreted = Some((capture, witness));
+                Some((IndexBase::Capture(capture, capture_name), vec![k]))
             }
             Binding::Reshaped {
                 capture,
@@ -2969,24 +2995,20 @@ impl Resolver<'_> {
                 let (base, mut indices) = self.index_chain(e)?;
                 match base {
                     IndexBase::Capture(c, name)
-                        if let Some((_, target)) = self.reinterpreted.take() =>
+                        if let Some((_, witness)) = self.reinterpreted.take() =>
                     {
-                        let zero = match target {
-                            Scalar::F32 => Lit::Float(0.0, Some(target)),
-                            _ => Lit::Int(0, Some(target)),
-                        };
+                        // `w[k]` of a reinterpreted view: the value made of
+                        // the words at position `k`.
                         ExprKind::Call(
-                            "Bitcast",
-                            Ident::new("bitcast_as", span),
+                            "ReinterpretLoad",
+                            Ident::new("reinterpret_load", span),
                             vec![
                                 Expr {
-                                    kind: ExprKind::Load(c, name, indices),
+                                    kind: ExprKind::Capture(c, name),
                                     span,
                                 },
-                                Expr {
-                                    kind: ExprKind::Lit(zero, None),
-                                    span,
-                                },
+                                indices.pop()?,
+                                witness,
                             ],
                         )
                     }

@@ -334,6 +334,110 @@ fn chains_of_views_made_inline() {
     }
 }
 
+/// Views reinterpreted inside kernels as types of another size, counted in
+/// 32-bit words over the view's elements in row-major order: a section of
+/// a rank-2 `Float4` view read as `f32` and as `UInt2`, an `f32` view read
+/// as `Float4` (with and without a `let`), and a `u32` view written as
+/// `Int4` and a `Float4` view written as `u32`; bit-exact against plain
+/// Rust on random inputs.
+#[amp_test]
+fn views_reinterpreted_as_other_sizes_inside_kernels() {
+    let (rows, cols) = (6usize, 7usize);
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(12_700 + k as u64);
+        let mut f = || rng.range(-100_000, 100_000) as f32 / 64.0;
+        let vecs: Vec<Float4> = (0..rows * cols)
+            .map(|_| Float4::new(f(), f(), f(), f()))
+            .collect();
+        let flat: Vec<f32> = (0..4 * 20).map(|_| f()).collect();
+        let (r0, c0) = (rng.range(0, 3), rng.range(0, 3));
+        let (h, w) = (3usize, 4usize); // the section
+        let n = h * w * 4; // its words
+        let mut as_f32 = vec![f32::NAN; n];
+        let mut as_pairs = vec![UInt2::splat(0xDEAD); n / 2];
+        let mut as_vec = vec![Float4::splat(f32::NAN); 20];
+        let mut as_vec_inline = vec![Float4::splat(f32::NAN); 20];
+        let mut words = vec![0u32; 4 * 20];
+        let mut written = vec![Float4::splat(f32::NAN); 20];
+        {
+            let a = ArrayView::new([rows as i32, cols as i32], &vecs).unwrap();
+            let s = a.section([r0, c0], [h as i32, w as i32]).unwrap();
+            let fl = ArrayView::new([4 * 20], &flat).unwrap();
+            let o1 = ArrayView::new_mut([n as i32], &mut as_f32).unwrap();
+            let o2 = ArrayView::new_mut([n as i32 / 2], &mut as_pairs).unwrap();
+            let o3 = ArrayView::new_mut([20], &mut as_vec).unwrap();
+            let o4 = ArrayView::new_mut([20], &mut as_vec_inline).unwrap();
+            let o5 = ArrayView::new_mut([4 * 20], &mut words).unwrap();
+            let o6 = ArrayView::new_mut([20], &mut written).unwrap();
+            parallel_for_each!(&view, Extent::new([n as i32]), |i: Index<1>| {
+                let k = i[0];
+                let sf = s.reinterpret_as::<f32>();
+                o1[k] = sf[k];
+                if k % 2 == 0 {
+                    let sp = s.reinterpret_as::<UInt2>();
+                    o2[k / 2] = sp[k / 2];
+                }
+                if k < 20 {
+                    let v = fl.reinterpret_as::<Float4>();
+                    o3[k] = v[k];
+                    o4[k] = fl.reinterpret_as::<Float4>()[k] * 2.0;
+                    let ow = o5.reinterpret_as::<Int4>();
+                    ow[k] = Int4::new(k, -k, k * 3, 7);
+                    let wf = o6.reinterpret_as::<u32>();
+                    wf[4 * k] = (fl[4 * k] * 2.0).to_bits();
+                    wf[4 * k + 1] = (k as f32).to_bits();
+                    wf[4 * k + 2] = 0x7fc0_0001u32;
+                    wf[4 * k + 3] = fl[4 * k + 3].to_bits();
+                }
+            })
+            .unwrap();
+        }
+        let section_words: Vec<u32> = (0..h)
+            .flat_map(|r| (0..w).map(move |c| (r, c)))
+            .flat_map(|(r, c)| {
+                let v = vecs[(r0 as usize + r) * cols + c0 as usize + c];
+                [v.x, v.y, v.z, v.w]
+            })
+            .map(f32::to_bits)
+            .collect();
+        let case = format!("{what} section at ({r0}, {c0})");
+        let got: Vec<u32> = as_f32.iter().map(|x| x.to_bits()).collect();
+        assert_same(&got, &section_words, &case);
+        let pairs: Vec<UInt2> = section_words
+            .chunks(2)
+            .map(|p| UInt2::new(p[0], p[1]))
+            .collect();
+        assert_same(&as_pairs, &pairs, &case);
+        let fours: Vec<Float4> = flat
+            .chunks(4)
+            .map(|p| Float4::new(p[0], p[1], p[2], p[3]))
+            .collect();
+        assert_same(&as_vec, &fours, &case);
+        let doubled: Vec<Float4> = fours.iter().map(|&v| v * 2.0).collect();
+        assert_same(&as_vec_inline, &doubled, &case);
+        let ints: Vec<u32> = (0..20i32)
+            .flat_map(|k| [k, -k, k * 3, 7])
+            .map(|x| x as u32)
+            .collect();
+        assert_same(&words, &ints, &case);
+        let bits: Vec<[u32; 4]> = written
+            .iter()
+            .map(|v| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits(), v.w.to_bits()])
+            .collect();
+        let want: Vec<[u32; 4]> = (0..20)
+            .map(|k| {
+                [
+                    (flat[4 * k] * 2.0).to_bits(),
+                    (k as f32).to_bits(),
+                    0x7fc0_0001,
+                    flat[4 * k + 3].to_bits(),
+                ]
+            })
+            .collect();
+        assert_same(&bits, &want, &case);
+    }
+}
+
 /// Views reinterpreted inside kernels (C++ AMP's `reinterpret_as` in
 /// `restrict(amp)` code, for 4-byte elements): the bits of a rank-2 `f32`
 /// view read as `u32` at row-major positions, and `f32` and `i32` results
