@@ -634,6 +634,13 @@ fn double_then_next(x: &mut i32) -> i32 {
     *x + 1
 }
 
+/// Both elements of a local array the caller owns, doubled through
+/// `&mut` calls inside a `return` expression.
+#[kernel]
+fn double_both(pair: &mut [i32; 2]) -> i32 {
+    return double_then_next(&mut pair[0]) - double_then_next(&mut pair[1]);
+}
+
 /// `&mut` to elements inside larger expressions: the call becomes a
 /// statement of its own, and what Rust evaluates before it (the left
 /// operand reading the same element) is evaluated first; in a `let`, an
@@ -667,7 +674,7 @@ fn mut_references_to_elements_inside_expressions() {
                     let w = local[1];
                     (w, double_then_next(&mut local[1])).0
                         * double_then_next(&mut local[1]).max(local[1])
-                };
+                } + double_both(&mut local) * 1000;
             })
             .unwrap();
         }
@@ -692,7 +699,10 @@ fn mut_references_to_elements_inside_expressions() {
             let w = local[1];
             let first = (w, dtn(&mut local[1])).0;
             let second = dtn(&mut local[1]).max(local[1]);
-            want[4] = first.wrapping_mul(second);
+            let both = dtn(&mut local[0]) - dtn(&mut local[1]);
+            want[4] = first
+                .wrapping_mul(second)
+                .wrapping_add(both.wrapping_mul(1000));
             assert_eq!(&out[i * 5..i * 5 + 5], &want, "{acc}: element {i} from {x}");
         }
     }
