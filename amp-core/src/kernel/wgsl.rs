@@ -1887,6 +1887,22 @@ impl Writer<'_> {
                         let parts: Vec<String> = (0..*n).map(|d| format!("-{tmp}[{d}]")).collect();
                         format!("array<i32, {n}>({})", parts.join(", "))
                     }
+                    // Rust's `-x` flips the sign bit, NaN included; GPUs
+                    // may give a negated NaN a canonical sign (NVIDIA), so
+                    // `f32` values (not literals, which the shader compiler
+                    // negates exactly) flip the bit.
+                    (UnOp::Neg, Type::Scalar(Scalar::F32))
+                        if !matches!(x.kind, ExprKind::Lit(_)) =>
+                    {
+                        format!("bitcast<f32>(bitcast<u32>({v}) ^ 0x80000000u)")
+                    }
+                    (UnOp::Neg, Type::Vector(n, Scalar::F32))
+                        if !matches!(x.kind, ExprKind::Lit(_)) =>
+                    {
+                        format!(
+                            "bitcast<vec{n}<f32>>(bitcast<vec{n}<u32>>({v}) ^ vec{n}<u32>(0x80000000u))"
+                        )
+                    }
                     // A negative literal (a negative constant) is
                     // parenthesised: `--0.5f` does not parse.
                     (UnOp::Neg, _) if v.starts_with('-') => format!("(-({v}))"),
