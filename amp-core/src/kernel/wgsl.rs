@@ -841,6 +841,23 @@ impl Writer<'_> {
                 let mut pre = Vec::new();
                 let value = init.as_ref().map(|e| self.expr(e, &mut pre)).transpose()?;
                 self.flush_pre(pre);
+                if ty == Type::Index(0) {
+                    // A unit value (the result of a function without one,
+                    // bound by the macro's rewrites): the call is kept, no
+                    // variable is declared.
+                    if let (
+                        Some(v),
+                        Some(Expr {
+                            kind: ExprKind::CallFn(..),
+                            ..
+                        }),
+                    ) = (&value, init)
+                    {
+                        self.line(&format!("{};", v.0));
+                    }
+                    self.locals.insert(*local, String::new());
+                    return Ok(());
+                }
                 if ty == Type::Scalar(Scalar::F64) {
                     self.uses_f64 = true;
                 }

@@ -902,7 +902,11 @@ impl Resolver<'_> {
         let mut stmts: Vec<(syn::Stmt, bool)> = Vec::with_capacity(b.stmts.len());
         let n = b.stmts.len();
         for (i, s) in b.stmts.iter().enumerate() {
-            match self.copy_in_out(s) {
+            // A block's value (`if c { f(&mut s[i]) } else { 0 }`) keeps its
+            // place as the value: lifted, not made a statement.
+            let value = i + 1 == n && matches!(s, syn::Stmt::Expr(_, None));
+            let copied = if value { None } else { self.copy_in_out(s) };
+            match copied {
                 Some(rewritten) => stmts.extend(rewritten.into_iter().map(|r| (r, false))),
                 None => match self.lift_mut_calls(s) {
                     // The statement itself stays last (a block's value).

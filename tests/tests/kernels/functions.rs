@@ -662,6 +662,10 @@ fn mut_references_to_elements_inside_expressions() {
                 let mut local = [d[i], 7];
                 // The left operand reads the element before the call doubles it.
                 let v = d[i] + double_then_next(&mut d[i]) * 10;
+                // A unit call as a block's value: swapped twice.
+                for _ in 0..2 {
+                    swap_values(&mut local[0], &mut local[1])
+                }
                 o[g] = v;
                 o[g + 1] = 1 + double_then_next(&mut local[0]);
                 o[g + 2] += double_then_next(&mut local[1]) - local[1];
@@ -674,7 +678,12 @@ fn mut_references_to_elements_inside_expressions() {
                     let w = local[1];
                     (w, double_then_next(&mut local[1])).0
                         * double_then_next(&mut local[1]).max(local[1])
-                } + double_both(&mut local) * 1000;
+                } + double_both(&mut local) * 1000
+                    + if g >= 0 {
+                        double_then_next(&mut local[1])
+                    } else {
+                        0
+                    } * 100_000;
             })
             .unwrap();
         }
@@ -700,9 +709,11 @@ fn mut_references_to_elements_inside_expressions() {
             let first = (w, dtn(&mut local[1])).0;
             let second = dtn(&mut local[1]).max(local[1]);
             let both = dtn(&mut local[0]) - dtn(&mut local[1]);
+            let last = dtn(&mut local[1]);
             want[4] = first
                 .wrapping_mul(second)
-                .wrapping_add(both.wrapping_mul(1000));
+                .wrapping_add(both.wrapping_mul(1000))
+                .wrapping_add(last.wrapping_mul(100_000));
             assert_eq!(&out[i * 5..i * 5 + 5], &want, "{acc}: element {i} from {x}");
         }
     }
