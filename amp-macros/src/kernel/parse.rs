@@ -10,6 +10,7 @@ use syn::spanned::Spanned;
 use syn::{Token, UnOp};
 
 use super::ast::*;
+use super::refs::{self, RefAlias};
 
 /// The raw macro input: `[view,] domain, |idx: Index<N>| body`.
 pub(crate) struct Input {
@@ -901,7 +902,58 @@ impl Resolver<'_> {
         // and stored back (statements of their own).
         let mut stmts: Vec<(syn::Stmt, bool)> = Vec::with_capacity(b.stmts.len());
         let n = b.stmts.len();
+        // References bound by `let` (`let r = &mut a[i];`): their uses in
+        // the rest of the block are rewritten to the place (see `refs`).
+        let mut aliases: Vec<RefAlias> = Vec::new();
         for (i, s) in b.stmts.iter().enumerate() {
+            if let Some((name, alias)) = refs::copied_reference(s, &aliases) {
+                let alias = RefAlias {
+                    name: name.to_string(),
+                    ..alias.clone()
+                };
+                aliases.push(alias);
+                continue;
+            }
+            let (substituted, errors) = refs::substitute(s, &aliases);
+            if !errors.is_empty() {
+                // One error for the mistake: the statement goes no further.
+                for e in errors {
+                    self.errors.push(e);
+                }
+                continue;
+            }
+            let s = &substituted;
+            if let Some((p, r)) = refs::reference_let(s) {
+                let name = p.ident.to_string();
+                aliases.retain(|a| a.name != name);
+                if p.mutability.is_some() {
+                    self.errors.at(
+                        p,
+                        format!("a reference in a kernel refers to one place: bind it with `let {} = ..` (not `let mut`), and write the value it refers to as `*{} = ..`", p.ident, p.ident),
+                    );
+                    continue;
+                }
+                let mut pre = Vec::new();
+                match self.bind_place_indices(&r.expr, &mut pre) {
+                    Some(place) => {
+                        stmts.extend(pre.into_iter().map(|s| (s, false)));
+                        aliases.push(RefAlias {
+                            name,
+                            place,
+                            mutable: r.mutability.is_some(),
+                        });
+                    }
+                    None => self.errors.at(
+                        &r.expr,
+                        "a reference in a kernel (`let r = &mut x;`) refers to a local variable, a tile_static variable, a `&mut` parameter (`&mut *p`), or an element or field of an array, a view or a tile_static array",
+                    ),
+                }
+                continue;
+            }
+            if let syn::Stmt::Local(l) = s {
+                let names = refs::pat_names(&l.pat);
+                aliases.retain(|a| !names.contains(&a.name));
+            }
             // A block's value (`if c { f(&mut s[i]) } else { 0 }`) keeps its
             // place as the value: lifted, not made a statement.
             let value = i + 1 == n && matches!(s, syn::Stmt::Expr(_, None));
@@ -1243,6 +1295,8 @@ impl Resolver<'_> {
         match place {
             syn::Expr::Paren(p) => self.bind_place_indices(&p.expr, pre),
             syn::Expr::Path(_) => Some(place.clone()),
+            // `*p` of a `&mut` parameter.
+            syn::Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => Some(place.clone()),
             syn::Expr::Field(f) => {
                 let base = self.bind_place_indices(&f.base, pre)?;
                 let member = &f.member;
@@ -2940,7 +2994,7 @@ impl Resolver<'_> {
                     ExprKind::Local(id, name)
                 }
                 _ => {
-                    self.errors.at(u, "dereferencing is not allowed in kernels: there are no references or pointers on the accelerator");
+                    self.errors.at(u, "only references bound by `let` (`let r = &mut x; *r += 1;`) and `&mut` parameters of #[kernel] functions can be dereferenced in kernels");
                     return None;
                 }
             },
@@ -3386,7 +3440,7 @@ impl Resolver<'_> {
                 return None;
             }
             syn::Expr::Reference(r) => {
-                self.errors.at(r, "references are not allowed in kernels: there are no pointers to host memory on the accelerator");
+                self.errors.at(r, "a reference in a kernel is bound by `let` (`let r = &mut a[i];`, `let r = &x;`) or passed as a function's argument (`f(&mut x)`, `atomic_fetch_add(&a[i], 1)`); a reference cannot be a value of other expressions");
                 return None;
             }
             syn::Expr::Closure(c) => {

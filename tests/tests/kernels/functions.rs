@@ -718,3 +718,88 @@ fn mut_references_to_elements_inside_expressions() {
         }
     }
 }
+
+/// Adds two to `*x` through a reference to the parameter (`&mut *x`) and a
+/// copy of that reference.
+#[kernel]
+fn bump_twice(x: &mut i32) {
+    let r = &mut *x;
+    *r += 1;
+    let q = r;
+    *q += 1;
+}
+
+/// References bound by `let` (C++ AMP's `T& r = ..;` in `restrict(amp)`
+/// code): to a local (read, written, auto-dereferenced by a method,
+/// copied), to a view element whose index changes after the `let` (the
+/// reference keeps its element) and passed on to a `#[kernel]` function,
+/// a shared reference to a read-only view's element, to a `tile_static`
+/// scalar (assigned, and the target of an atomic) and to a `tile_static`
+/// array element, and a name shadowing a reference; against plain Rust
+/// on random inputs on every accelerator.
+#[amp_test]
+fn references_bound_by_let() {
+    const TS: i32 = 16;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(0xAEF0 + k as u64);
+        let tiles = rng.range(1, 6);
+        let n = tiles * TS;
+        let x: Vec<i32> = (0..n).map(|_| rng.range(-1000, 1000)).collect();
+        let before: Vec<i32> = (0..n).map(|_| rng.range(-1000, 1000)).collect();
+        let mut acc_data = before.clone();
+        let mut out = vec![i32::MIN; n as usize];
+        {
+            let xv = ArrayView::new([n], &x).unwrap();
+            let av = ArrayView::new_mut([n], &mut acc_data).unwrap();
+            let ov = ArrayView::new_mut([n], &mut out).unwrap();
+            let domain = Extent::new([n]).tile::<TS>().unwrap();
+            parallel_for_each!(&view, domain, |t: TiledIndex<1>| {
+                tile_static! {
+                    let s: [i32; 16];
+                    let total: i32;
+                }
+                let l = t.local[0];
+                let mut v = xv[t.global];
+                let r = &mut v;
+                *r += 1;
+                *r = *r * 2;
+                let w = r.abs();
+                let r2 = r;
+                *r2 -= 1;
+                let mut g = t.global[0];
+                let e = &mut av[g];
+                g = 0;
+                *e -= v + g;
+                bump_twice(e);
+                let xr = &xv[t.global];
+                if l == 0 {
+                    let z = &mut total;
+                    *z = 0;
+                }
+                t.barrier.wait();
+                let tot = &mut total;
+                atomic_fetch_add(tot, *xr);
+                t.barrier.wait();
+                let cell = &mut s[l];
+                *cell = *tot + l;
+                t.barrier.wait();
+                let r = s[(l + 1) % 16];
+                ov[t.global] = r + w;
+            })
+            .unwrap();
+        }
+        for tile in 0..tiles as usize {
+            let ts = TS as usize;
+            let sum: i32 = x[tile * ts..(tile + 1) * ts].iter().sum();
+            for l in 0..ts {
+                let gid = tile * ts + l;
+                let v = 2 * (x[gid] + 1);
+                let want_acc = before[gid] - (v - 1) + 2;
+                assert_eq!(acc_data[gid], want_acc, "{acc}: element {gid}");
+                let want_out = sum + ((l + 1) % ts) as i32 + v.abs();
+                assert_eq!(out[gid], want_out, "{acc}: element {gid}");
+            }
+        }
+    }
+}
