@@ -199,8 +199,8 @@ pub mod kernel {
     #[cfg(feature = "half")]
     pub use crate::kernel::math::{HalfFromF32, HalfFromF64, HalfTo};
     pub use crate::kernel::native::{
-        AtomicAccess, CpuView, IntoIndex, Load, ReinterpretAs, ReinterpretStore, Store, TileArray,
-        TileMemory, Words, WritableAccess, ops,
+        AtomicAccess, CpuView, IntoIndex, KernelValue, Load, ReinterpretAs, ReinterpretStore,
+        Store, TileArray, TileMemory, Words, WritableAccess, ops, value,
     };
     pub use crate::kernel::{
         KernelSite, Split, Threaded, TiledNative, compiled_sources, launch, launch_tiled,

@@ -1046,3 +1046,22 @@ impl crate::TileSync for TileGate {
         }
     }
 }
+
+/// What a kernel local holds: a value (every kernel type is `Copy`), not
+/// the `&mut` result of a `#[kernel]` function bound without a use that
+/// tells it is one (`*r`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is the `&mut` result of a #[kernel] function, bound as a value: read and write it as `*r`",
+    label = "a `&mut` result, used as a value",
+    note = "a kernel learns which `&mut` argument a function's result refers to where the result is dereferenced (`let r = f(&mut a, &mut b); *r += 1;`); it cannot be passed on to another function"
+)]
+pub trait KernelValue {}
+
+impl<T: Copy> KernelValue for T {}
+
+/// `v` itself, checked to be a [`KernelValue`] (the CPU form of a `let`
+/// bound to a call that passes `&mut` arguments).
+#[inline(always)]
+pub fn value<T: KernelValue>(v: T) -> T {
+    v
+}

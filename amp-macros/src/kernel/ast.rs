@@ -121,6 +121,16 @@ pub(crate) enum ExprKind {
     TiledArg(Ident),
     /// `&mut place`: an argument for a `&mut T` parameter.
     AddrOf(Box<Place>),
+    /// A `&mut` parameter given as the `&mut` result of a `#[kernel]`
+    /// function (`if *a > *b { a } else { b }`): the parameter's position
+    /// (the GPU form returns it) and its name (the CPU form returns the
+    /// reference).
+    RefResult(u32, Ident),
+    /// A call of a `#[kernel]` function with a `&mut` result: the call
+    /// (a `CallFn` whose `&mut` arguments are locals). Its value is the
+    /// position of the parameter the result refers to (the caller then
+    /// reads and writes that argument's place).
+    RefCall(Box<Expr>),
     If(Box<Expr>, Block, Block),
     Block(Block),
 }

@@ -149,6 +149,7 @@ impl TileWrites {
             | ExprKind::Cast(x, _)
             | ExprKind::Field(x, _)
             | ExprKind::Swizzle(x, _)
+            | ExprKind::RefCall(x)
             | ExprKind::Repeat(x, _) => self.expr(x),
             ExprKind::MakeIndex(xs, _)
             | ExprKind::Array(xs)
@@ -416,6 +417,13 @@ impl Uniformity {
             | ExprKind::Field(x, _)
             | ExprKind::Swizzle(x, _)
             | ExprKind::Repeat(x, _) => self.expr(x, ctx),
+            // The result's position varies where the call's inputs do (a
+            // function returning a `&mut` reads and writes them).
+            ExprKind::RefCall(x) => {
+                self.expr(x, ctx);
+                true
+            }
+            ExprKind::RefResult(..) => false,
             // A call that passes the tiled index may wait on barriers: every
             // work item of the tile must make it, with the same arguments
             // (the function's uniformity check takes them as uniform).

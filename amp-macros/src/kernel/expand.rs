@@ -426,6 +426,13 @@ fn ir_expr(e: &Expr) -> TokenStream {
         ExprKind::KernelIndex(_) => quote!(__ir::ExprKind::KernelIndex),
         // The tiled index passed to a function: binds its tiled parameter.
         ExprKind::TiledArg(_) => quote!(__ir::ExprKind::KernelIndex),
+        // A `&mut` result on the GPU: the parameter's position.
+        ExprKind::RefResult(pos, _) => {
+            let pos = u128::from(*pos);
+            quote!(__ir::ExprKind::Lit(__ir::Lit::Int(#pos, ::core::option::Option::Some(__ir::Scalar::U32))))
+        }
+        // The GPU function returns the position itself.
+        ExprKind::RefCall(call) => return ir_expr(call),
         ExprKind::AddrOf(place) => {
             let place = ir_place(place);
             quote!(__ir::ExprKind::AddrOf(::std::boxed::Box::new(#place)))
@@ -751,6 +758,19 @@ pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
             let m = if *mutable { quote!(mut) } else { quote!() };
             let ty = native_ty.as_ref().map(|t| quote!(: #t));
             match init {
+                // A call passing `&mut` arguments may have a `&mut` result:
+                // bound as a value (its result never dereferenced), it is
+                // refused in the user's terms.
+                Some(
+                    e @ Expr {
+                        kind: ExprKind::CallFn(_, args),
+                        ..
+                    },
+                ) if args.iter().any(|a| matches!(a.kind, ExprKind::AddrOf(_))) => {
+                    let e = native_expr(cx, e);
+                    let f = kpath("value");
+                    quote_spanned!(span=> let #m #name #ty = #f(#e);)
+                }
                 Some(e) => {
                     let e = native_expr(cx, e);
                     quote_spanned!(span=> let #m #name #ty = #e;)
@@ -1038,6 +1058,31 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         },
         // A `&TiledIndex` (or a reference to one: coerced at the call).
         ExprKind::TiledArg(name) => quote!(&#name),
+        // The CPU function returns the reference itself.
+        ExprKind::RefResult(_, name) => quote_spanned!(span=> #name),
+        // The position of the argument the returned reference points to
+        // (the GPU function returns it; here the addresses tell).
+        ExprKind::RefCall(call) => {
+            let ExprKind::CallFn(_, args) = &call.kind else {
+                return quote_spanned!(span=> ::core::compile_error!("a call with a `&mut` result"));
+            };
+            let tests = args.iter().enumerate().filter_map(|(k, a)| match &a.kind {
+                ExprKind::AddrOf(place) => match &**place {
+                    Place::Local(id, name) => {
+                        let local = native_local(*id, name);
+                        let k = k as u32;
+                        Some(quote_spanned!(span=> if ::core::ptr::eq(__amp_p, &raw const #local) { #k } else))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            });
+            let call = native_expr(cx, call);
+            quote_spanned!(span=> {
+                let __amp_p: *const _ = #call;
+                #(#tests)* { ::core::primitive::u32::MAX }
+            })
+        }
         ExprKind::Const(path) => quote_spanned!(span=> #path),
         ExprKind::Binary(op, l, r) => {
             native_binary(op, native_expr(cx, l), native_expr(cx, r), span)

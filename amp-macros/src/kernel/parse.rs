@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use syn::{Token, UnOp};
 
 use super::ast::*;
-use super::refs::{self, RefAlias};
+use super::refs::{self, RefAlias, Target};
 
 /// The raw macro input: `[view,] domain, |idx: Index<N>| body`.
 pub(crate) struct Input {
@@ -261,6 +261,9 @@ struct Resolver<'e> {
     tile_dims: std::collections::HashMap<u32, Vec<syn::Expr>>,
     /// Numbers the temporaries of `&mut` arguments copied in and out.
     fresh: u32,
+    /// The locals that hold the position a call with a `&mut` result
+    /// returns (`__amp_selN`): their initialiser is such a call.
+    ref_calls: Vec<String>,
     /// Set by [`Resolver::index_chain`] for an element of a reinterpreted
     /// view: its capture and element type (the caller converts the bits).
     reinterpreted: Option<(u32, Expr)>,
@@ -468,6 +471,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         ref_params: Vec::new(),
         tile_dims: Default::default(),
         fresh: 0,
+        ref_calls: Vec::new(),
         reinterpreted: None,
     };
     let body = match &*closure.body {
@@ -901,12 +905,15 @@ impl Resolver<'_> {
         // `f(&mut s[i]);`: the element copied into a temporary, passed,
         // and stored back (statements of their own).
         let mut stmts: Vec<(syn::Stmt, bool)> = Vec::with_capacity(b.stmts.len());
-        let n = b.stmts.len();
-        // References bound by `let` (`let r = &mut a[i];`): their uses in
-        // the rest of the block are rewritten to the place (see `refs`).
+        // References bound by `let` (`let r = &mut a[i];`, or a function's
+        // `&mut` result): their uses in the rest of the block are rewritten
+        // to the place (see `refs`). Statements the rewrites make are
+        // processed in turn, from the front of the queue.
         let mut aliases: Vec<RefAlias> = Vec::new();
-        for (i, s) in b.stmts.iter().enumerate() {
-            if let Some((name, alias)) = refs::copied_reference(s, &aliases) {
+        let mut queue: std::collections::VecDeque<syn::Stmt> = b.stmts.iter().cloned().collect();
+        while let Some(s) = queue.pop_front() {
+            let last = queue.is_empty();
+            if let Some((name, alias)) = refs::copied_reference(&s, &aliases) {
                 let alias = RefAlias {
                     name: name.to_string(),
                     ..alias.clone()
@@ -914,7 +921,7 @@ impl Resolver<'_> {
                 aliases.push(alias);
                 continue;
             }
-            let (substituted, errors) = refs::substitute(s, &aliases);
+            let (substituted, errors) = refs::substitute(&s, &aliases);
             if !errors.is_empty() {
                 // One error for the mistake: the statement goes no further.
                 for e in errors {
@@ -923,6 +930,12 @@ impl Resolver<'_> {
                 continue;
             }
             let s = &substituted;
+            if let Some(lifted) = refs::lift_deref_call(s, &mut self.fresh) {
+                for l in lifted.into_iter().rev() {
+                    queue.push_front(l);
+                }
+                continue;
+            }
             if let Some((p, r)) = refs::reference_let(s) {
                 let name = p.ident.to_string();
                 aliases.retain(|a| a.name != name);
@@ -939,7 +952,7 @@ impl Resolver<'_> {
                         stmts.extend(pre.into_iter().map(|s| (s, false)));
                         aliases.push(RefAlias {
                             name,
-                            place,
+                            target: Target::Place(place),
                             mutable: r.mutability.is_some(),
                         });
                     }
@@ -950,13 +963,39 @@ impl Resolver<'_> {
                 }
                 continue;
             }
+            if let Some((p, call)) = refs::call_let(s)
+                && refs::dereferenced(&p.ident.to_string(), &queue)
+            {
+                let name = p.ident.to_string();
+                aliases.retain(|a| a.name != name);
+                match self.ref_call(call) {
+                    Some((pre, target)) => {
+                        for l in pre.into_iter().rev() {
+                            queue.push_front(l);
+                        }
+                        aliases.push(RefAlias {
+                            name,
+                            target,
+                            mutable: true,
+                        });
+                    }
+                    // Reported: the uses read the call's value instead,
+                    // so that the mistake gives one error.
+                    None => aliases.push(RefAlias {
+                        name,
+                        target: Target::Place(syn::Expr::Call(call.clone())),
+                        mutable: true,
+                    }),
+                }
+                continue;
+            }
             if let syn::Stmt::Local(l) = s {
                 let names = refs::pat_names(&l.pat);
                 aliases.retain(|a| !names.contains(&a.name));
             }
             // A block's value (`if c { f(&mut s[i]) } else { 0 }`) keeps its
             // place as the value: lifted, not made a statement.
-            let value = i + 1 == n && matches!(s, syn::Stmt::Expr(_, None));
+            let value = last && matches!(s, syn::Stmt::Expr(_, None));
             let copied = if value { None } else { self.copy_in_out(s) };
             match copied {
                 Some(rewritten) => stmts.extend(rewritten.into_iter().map(|r| (r, false))),
@@ -965,9 +1004,9 @@ impl Resolver<'_> {
                     Some(mut rewritten) => {
                         let stmt = rewritten.pop().expect("the statement");
                         stmts.extend(rewritten.into_iter().map(|r| (r, false)));
-                        stmts.push((stmt, i + 1 == n));
+                        stmts.push((stmt, last));
                     }
-                    None => stmts.push((s.clone(), i + 1 == n)),
+                    None => stmts.push((s.clone(), last)),
                 },
             }
         }
@@ -1281,6 +1320,51 @@ impl Resolver<'_> {
             }
         }
         Some(out)
+    }
+
+    /// `let r = f(args);` where `f` has a `&mut` result (`r` is
+    /// dereferenced later): the statements that make it (each `&mut`
+    /// argument's place with its indices bound, then `let __amp_selN =
+    /// f(..);`, which the call's position marks, see [`Resolver::local`])
+    /// and what `r` refers to: the place of the argument at the position
+    /// the call returns.
+    fn ref_call(&mut self, call: &syn::ExprCall) -> Option<(Vec<syn::Stmt>, Target)> {
+        let mut pre = Vec::new();
+        let mut candidates = Vec::new();
+        let mut call = call.clone();
+        for (k, arg) in call.args.iter_mut().enumerate() {
+            let k = k as u32;
+            match strip_parens(arg).clone() {
+                syn::Expr::Reference(r) if r.mutability.is_some() => {
+                    let place = self.bind_place_indices(&r.expr, &mut pre)?;
+                    candidates.push((k, place.clone()));
+                    *arg = syn::parse_quote_spanned!(r.span()=> &mut #place);
+                }
+                other if self.ref_param(&other).is_some() => {
+                    candidates.push((k, syn::parse_quote_spanned!(other.span()=> *#other)));
+                }
+                _ => {}
+            }
+        }
+        if candidates.is_empty() {
+            self.errors.at(
+                &call,
+                "this call's result is dereferenced, but it passes no `&mut` argument: the `&mut` result of a #[kernel] function is one of its `&mut` parameters",
+            );
+            return None;
+        }
+        self.fresh += 1;
+        let span = call.span();
+        let selector = Ident::new(&format!("__amp_sel{}", self.fresh), span);
+        self.ref_calls.push(selector.to_string());
+        pre.push(syn::parse_quote_spanned!(span=> let #selector = #call;));
+        Some((
+            pre,
+            Target::Select {
+                selector,
+                candidates,
+            },
+        ))
     }
 
     /// `place` with each index expression bound to a new local (pushed on
@@ -1927,6 +2011,14 @@ impl Resolver<'_> {
                 self.errors.at(other, "kernel `let` bindings are plain names (`let x`, `let mut x`) or tuples of them (`let (a, b)`); other patterns are not supported");
                 return None;
             }
+        };
+        // A call with a `&mut` result (see `Resolver::ref_call`).
+        let init = match init {
+            Some(e) if self.ref_calls.contains(&name.to_string()) => Some(Expr {
+                span: e.span,
+                kind: ExprKind::RefCall(Box::new(e)),
+            }),
+            other => other,
         };
         // The initialiser is resolved before the new name is in scope.
         let local = self.declare(&name);
@@ -3447,6 +3539,23 @@ impl Resolver<'_> {
                 self.errors.at(c, "closures are not allowed in kernels: accelerators have no function pointers (C++ AMP restrict(amp))");
                 return None;
             }
+            // A `&mut` parameter returned (marked by `refs::mark_ref_results`).
+            syn::Expr::Macro(m) if m.mac.path.is_ident("__amp_ref_result") => {
+                let args = m
+                    .mac
+                    .parse_body_with(Punctuated::<syn::Expr, Token![,]>::parse_terminated)
+                    .ok()?;
+                match (args.first(), args.get(1)) {
+                    (
+                        Some(syn::Expr::Path(p)),
+                        Some(syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Int(pos),
+                            ..
+                        })),
+                    ) => ExprKind::RefResult(pos.base10_parse().ok()?, self.path_ident(p)?),
+                    _ => return None,
+                }
+            }
             syn::Expr::Macro(m) => {
                 self.errors.at(&m.mac, "macros are not allowed in kernels: accelerators cannot print, allocate or panic (C++ AMP restrict(amp))");
                 return None;
@@ -3882,6 +3991,15 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
             "write the bounds of a #[kernel] function's type parameters inline: `<T: Float>`",
         );
     }
+    // A `&mut` result (`-> &'a mut T`): the function tells its caller
+    // which `&mut` parameter it is (see `refs::mark_ref_results`).
+    let ref_result = match &sig.output {
+        syn::ReturnType::Type(_, t) => match &**t {
+            syn::Type::Reference(r) if r.mutability.is_some() => Some(r),
+            _ => None,
+        },
+        syn::ReturnType::Default => None,
+    };
     let mut type_params = Vec::new();
     let mut bounds = Vec::new();
     for p in &sig.generics.params {
@@ -3913,10 +4031,13 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
                     "const parameters of #[kernel] functions are i32, u32 or bool",
                 ),
             },
+            // The lifetime of a `&mut` result (`fn f<'a>(a: &'a mut i32,
+            // b: &'a mut i32) -> &'a mut i32`).
+            syn::GenericParam::Lifetime(_) if ref_result.is_some() => {}
             syn::GenericParam::Lifetime(l) => {
                 errors.at(
                     l,
-                    "#[kernel] functions take no lifetimes: there are no references in kernels",
+                    "#[kernel] functions take lifetimes only for a `&mut` result (`fn f<'a>(a: &'a mut i32, b: &'a mut i32) -> &'a mut i32`)",
                 );
             }
         }
@@ -3934,6 +4055,7 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         ref_params: Vec::new(),
         tile_dims: Default::default(),
         fresh: 0,
+        ref_calls: Vec::new(),
         reinterpreted: None,
     };
     let mut params = Vec::new();
@@ -3991,10 +4113,12 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
                     // `&mut T`: the caller's local, through a pointer (C++
                     // AMP's `T&` parameters).
                     syn::Type::Reference(r) if r.mutability.is_some() => {
-                        if let Some(l) = &r.lifetime {
+                        if let Some(l) = &r.lifetime
+                            && ref_result.is_none()
+                        {
                             resolver
                                 .errors
-                                .at(l, "#[kernel] functions take no lifetimes: write `&mut T`");
+                                .at(l, "#[kernel] functions take lifetimes only for a `&mut` result: write `&mut T`");
                         }
                         ty_of(&r.elem, &resolver.type_params, resolver.errors)
                             .map(|t| Ty::Ref(Box::new(t)))
@@ -4024,9 +4148,46 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
     }
     let ret = match &sig.output {
         syn::ReturnType::Default => None,
+        // The GPU function returns the position of the parameter.
+        syn::ReturnType::Type(..) if ref_result.is_some() => Some(Ty::Scalar(Scalar::U32)),
         syn::ReturnType::Type(_, t) => ty_of(t, &resolver.type_params, resolver.errors),
     };
-    let body = resolver.block(&item.block);
+    let body = match ref_result {
+        Some(r) => {
+            if let syn::Type::Reference(inner) = &*r.elem {
+                resolver.errors.at(
+                    inner,
+                    "a `&mut` result refers to a value, not to another reference",
+                );
+            }
+            // The `&mut` parameters and their positions.
+            let refs: Vec<(String, u32)> = sig
+                .inputs
+                .iter()
+                .enumerate()
+                .filter_map(|(k, a)| match a {
+                    syn::FnArg::Typed(pt) => match (&*pt.pat, &*pt.ty) {
+                        (syn::Pat::Ident(p), syn::Type::Reference(r)) if r.mutability.is_some() => {
+                            Some((p.ident.to_string(), k as u32))
+                        }
+                        _ => None,
+                    },
+                    syn::FnArg::Receiver(_) => None,
+                })
+                .collect();
+            if refs.is_empty() {
+                resolver.errors.at(r, "a #[kernel] function with a `&mut` result takes `&mut` parameters: the result is one of them");
+            }
+            let mut block = (*item.block).clone();
+            let mut errs = Vec::new();
+            refs::mark_ref_results(&mut block, &refs, &mut errs);
+            for e in errs {
+                resolver.errors.push(e);
+            }
+            resolver.block(&block)
+        }
+        None => resolver.block(&item.block),
+    };
     let _ = bounds.len();
     Some(Function {
         type_params: bounds,

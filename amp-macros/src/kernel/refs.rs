@@ -35,11 +35,25 @@ use syn::visit_mut::VisitMut;
 pub(crate) struct RefAlias {
     /// The reference's name.
     pub(crate) name: String,
-    /// The place it refers to, its index expressions already bound to
-    /// hidden locals.
-    pub(crate) place: syn::Expr,
+    /// What it refers to.
+    pub(crate) target: Target,
     /// `&mut` (else `&`).
     pub(crate) mutable: bool,
+}
+
+/// What a reference refers to.
+#[derive(Clone)]
+pub(crate) enum Target {
+    /// One place, its index expressions already bound to hidden locals.
+    Place(syn::Expr),
+    /// The result of a `#[kernel]` function with a `&mut` result
+    /// (`let r = larger(&mut x, &mut a[i]);`): the local holding the
+    /// position of the parameter it refers to, and the place passed at
+    /// each position that takes `&mut`.
+    Select {
+        selector: syn::Ident,
+        candidates: Vec<(u32, syn::Expr)>,
+    },
 }
 
 /// `s` with the uses of `aliases` rewritten (see the module docs); the
@@ -132,6 +146,24 @@ fn name_of(e: &syn::Expr) -> Option<String> {
     }
 }
 
+/// `+=`, `-=`, ...
+fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
 struct Substitute<'a> {
     aliases: &'a [RefAlias],
     /// Names bound again inside the statement (shadowing the references).
@@ -140,6 +172,16 @@ struct Substitute<'a> {
 }
 
 impl Substitute<'_> {
+    /// `*r` where `r` is a function's `&mut` result.
+    fn selected(&self, e: &syn::Expr) -> Option<RefAlias> {
+        match strip(e) {
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => self
+                .alias(&u.expr)
+                .filter(|a| matches!(a.target, Target::Select { .. })),
+            _ => None,
+        }
+    }
+
     fn alias(&self, e: &syn::Expr) -> Option<RefAlias> {
         let name = name_of(strip(e))?;
         if self.shadowed.contains(&name) {
@@ -148,10 +190,57 @@ impl Substitute<'_> {
         self.aliases.iter().rev().find(|a| a.name == name).cloned()
     }
 
-    /// The place, parenthesised, with the span of the use it replaces.
+    /// The value the reference refers to (parenthesised, with the span of
+    /// the use it replaces): the place, or for a function's result the
+    /// place its position selects.
     fn place(a: &RefAlias, span: Span) -> syn::Expr {
-        let place = &a.place;
-        syn::parse_quote_spanned!(span=> (#place))
+        match &a.target {
+            Target::Place(place) => syn::parse_quote_spanned!(span=> (#place)),
+            Target::Select {
+                selector,
+                candidates,
+            } => {
+                let (last, rest) = candidates.split_last().expect("a candidate");
+                let last = &last.1;
+                let mut e: syn::Expr = syn::parse_quote_spanned!(span=> (#last));
+                for (k, place) in rest.iter().rev() {
+                    e = syn::parse_quote_spanned!(span=>
+                        (if #selector == #k { #place } else { #e })
+                    );
+                }
+                e
+            }
+        }
+    }
+
+    /// `*r = value` / `*r op= value` for a function's result: the value
+    /// evaluated once, first, then stored to the place the position
+    /// selects.
+    fn select_store(
+        a: &RefAlias,
+        op: proc_macro2::TokenStream,
+        value: &syn::Expr,
+        span: Span,
+    ) -> syn::Expr {
+        let Target::Select {
+            selector,
+            candidates,
+        } = &a.target
+        else {
+            unreachable!("a selected reference")
+        };
+        let (last, rest) = candidates.split_last().expect("a candidate");
+        let last = &last.1;
+        let mut store: syn::Expr = syn::parse_quote_spanned!(span=> { #last #op __amp_rv; });
+        for (k, place) in rest.iter().rev() {
+            store = syn::parse_quote_spanned!(span=>
+                if #selector == #k { #place #op __amp_rv; } else #store
+            );
+        }
+        syn::parse_quote_spanned!(span=> {
+            let __amp_rv = #value;
+            #store
+        })
     }
 }
 
@@ -165,12 +254,41 @@ impl VisitMut for Substitute<'_> {
                     return;
                 }
             }
+            syn::Expr::Assign(asg) if self.selected(&asg.left).is_some() => {
+                let a = self.selected(&asg.left).expect("checked");
+                self.visit_expr_mut(&mut asg.right);
+                *e = Self::select_store(&a, quote::quote!(=), &asg.right, span);
+                return;
+            }
+            syn::Expr::Binary(b) if self.selected(&b.left).is_some() && is_compound(&b.op) => {
+                let a = self.selected(&b.left).expect("checked");
+                self.visit_expr_mut(&mut b.right);
+                let op = &b.op;
+                *e = Self::select_store(&a, quote::quote!(#op), &b.right, span);
+                return;
+            }
             syn::Expr::Call(c) => {
                 for arg in c.args.iter_mut() {
                     match self.alias(arg) {
-                        Some(a) => {
-                            let (place, span) = (&a.place, arg.span());
-                            *arg = if a.mutable {
+                        Some(
+                            a @ RefAlias {
+                                target: Target::Select { .. },
+                                ..
+                            },
+                        ) => {
+                            let name = &a.name;
+                            self.errors.push(syn::Error::new_spanned(
+                                &*arg,
+                                format!("`{name}` is the `&mut` result of a #[kernel] function: read and write it as `*{name}`; it cannot be passed on"),
+                            ));
+                        }
+                        Some(RefAlias {
+                            target: Target::Place(place),
+                            mutable,
+                            ..
+                        }) => {
+                            let span = arg.span();
+                            *arg = if mutable {
                                 syn::parse_quote_spanned!(span=> &mut #place)
                             } else {
                                 syn::parse_quote_spanned!(span=> &#place)
@@ -230,4 +348,212 @@ impl VisitMut for Substitute<'_> {
         }
         self.shadowed.truncate(saved);
     }
+}
+
+/// `let name = f(args);` (a call of a function by path): the name and the
+/// call. Whether `f` returns a reference is told by the uses of `name`
+/// ([`dereferenced`]).
+pub(crate) fn call_let(s: &syn::Stmt) -> Option<(&syn::PatIdent, &syn::ExprCall)> {
+    let syn::Stmt::Local(l) = s else {
+        return None;
+    };
+    let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+    let syn::Pat::Ident(p) = &l.pat else {
+        return None;
+    };
+    match strip(&init.expr) {
+        syn::Expr::Call(c) if matches!(&*c.func, syn::Expr::Path(_)) => Some((p, c)),
+        _ => None,
+    }
+}
+
+/// Whether `*name` occurs in `stmts` (before a statement that binds
+/// `name` again): a local that is dereferenced holds a reference.
+pub(crate) fn dereferenced<'a>(name: &str, stmts: impl IntoIterator<Item = &'a syn::Stmt>) -> bool {
+    struct Find<'n> {
+        name: &'n str,
+        found: bool,
+    }
+    impl<'a> syn::visit::Visit<'a> for Find<'_> {
+        fn visit_expr_unary(&mut self, u: &'a syn::ExprUnary) {
+            if matches!(u.op, syn::UnOp::Deref(_))
+                && name_of(strip(&u.expr)).as_deref() == Some(self.name)
+            {
+                self.found = true;
+            }
+            syn::visit::visit_expr_unary(self, u);
+        }
+    }
+    for s in stmts {
+        let mut f = Find { name, found: false };
+        syn::visit::Visit::visit_stmt(&mut f, s);
+        if f.found {
+            return true;
+        }
+        if let syn::Stmt::Local(l) = s
+            && pat_names(&l.pat).iter().any(|n| n == name)
+        {
+            return false;
+        }
+    }
+    false
+}
+
+/// A statement that dereferences a call's result where it is made
+/// (`*f(..) = v;`, `*f(..) += v;`, `let x = *f(..);`), rewritten to bind
+/// the call first (`let __amp_rcN = f(..);`), the assigned value before it
+/// (Rust evaluates it first); `None` for other statements.
+pub(crate) fn lift_deref_call(s: &syn::Stmt, fresh: &mut u32) -> Option<Vec<syn::Stmt>> {
+    fn deref_call(e: &syn::Expr) -> Option<&syn::ExprCall> {
+        match strip(e) {
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => match strip(&u.expr) {
+                syn::Expr::Call(c) if matches!(&*c.func, syn::Expr::Path(_)) => Some(c),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    let mut next = |prefix: &str, span: Span| {
+        *fresh += 1;
+        syn::Ident::new(&format!("{prefix}{fresh}"), span)
+    };
+    match s {
+        syn::Stmt::Expr(e, semi) => {
+            let (left, right, op): (&syn::Expr, &syn::Expr, proc_macro2::TokenStream) = match e {
+                syn::Expr::Assign(a) => (&a.left, &a.right, quote::quote!(=)),
+                syn::Expr::Binary(b) if is_compound(&b.op) => {
+                    let op = &b.op;
+                    (&b.left, &b.right, quote::quote!(#op))
+                }
+                _ => return None,
+            };
+            let call = deref_call(left)?;
+            let span = e.span();
+            let (value, reference) = (next("__amp_rv", span), next("__amp_rc", span));
+            Some(vec![
+                syn::parse_quote_spanned!(span=> let #value = #right;),
+                syn::parse_quote_spanned!(span=> let #reference = #call;),
+                syn::Stmt::Expr(
+                    syn::parse_quote_spanned!(span=> *#reference #op #value),
+                    *semi,
+                ),
+            ])
+        }
+        syn::Stmt::Local(l) => {
+            let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+            let call = deref_call(&init.expr)?;
+            let span = init.expr.span();
+            let reference = next("__amp_rc", span);
+            let mut l = l.clone();
+            if let Some(init) = l.init.as_mut() {
+                *init.expr = syn::parse_quote_spanned!(span=> *#reference);
+            }
+            Some(vec![
+                syn::parse_quote_spanned!(span=> let #reference = #call;),
+                syn::Stmt::Local(l),
+            ])
+        }
+        _ => None,
+    }
+}
+
+/// Marks the values a `#[kernel]` function with a `&mut` result returns
+/// (its body's value and each `return`'s): a `&mut` parameter there
+/// (`a`, or `&mut *a`) becomes `__amp_ref_result!(a, position)`, and each
+/// branch of an `if` or `match` there is marked in turn. Anything else
+/// returned is an error: the result refers to one of the parameters.
+pub(crate) fn mark_ref_results(
+    body: &mut syn::Block,
+    params: &[(String, u32)],
+    errors: &mut Vec<syn::Error>,
+) {
+    struct Returns<'p> {
+        params: &'p [(String, u32)],
+        errors: Vec<syn::Error>,
+    }
+    impl Returns<'_> {
+        fn value(&mut self, e: &mut syn::Expr) {
+            let param = match strip(e) {
+                syn::Expr::Reference(r) if r.mutability.is_some() => match strip(&r.expr) {
+                    syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                        name_of(strip(&u.expr))
+                    }
+                    _ => None,
+                },
+                other => name_of(other),
+            };
+            if let Some((name, pos)) = param.and_then(|n| self.params.iter().find(|(p, _)| *p == n))
+            {
+                let span = e.span();
+                let name = syn::Ident::new(name, span);
+                *e = syn::parse_quote_spanned!(span=> __amp_ref_result!(#name, #pos));
+                return;
+            }
+            match e {
+                syn::Expr::Paren(p) => self.value(&mut p.expr),
+                syn::Expr::Block(b) => self.block(&mut b.block),
+                syn::Expr::If(i) => {
+                    self.block(&mut i.then_branch);
+                    match &mut i.else_branch {
+                        Some((_, els)) => self.value(els),
+                        None => self.errors.push(syn::Error::new_spanned(
+                            &*i,
+                            "an `if` that gives a `&mut` result needs an `else`",
+                        )),
+                    }
+                }
+                syn::Expr::Match(m) => {
+                    for arm in &mut m.arms {
+                        self.value(&mut arm.body);
+                    }
+                }
+                // Diverges: its own value is marked where it returns.
+                syn::Expr::Return(_) => syn::visit_mut::VisitMut::visit_expr_mut(self, e),
+                other => {
+                    self.errors.push(syn::Error::new_spanned(
+                        &*other,
+                        "the `&mut` result of a #[kernel] function is one of its `&mut` parameters (`a`, or chosen with `if`/`match`): WGSL functions cannot return pointers, so the caller is told which parameter it is",
+                    ));
+                    // Reported: the first parameter stands in, so that
+                    // the mistake gives one error.
+                    if let Some((name, pos)) = self.params.first() {
+                        let span = other.span();
+                        let name = syn::Ident::new(name, span);
+                        *other = syn::parse_quote_spanned!(span=> __amp_ref_result!(#name, #pos));
+                    }
+                }
+            }
+        }
+
+        fn block(&mut self, b: &mut syn::Block) {
+            let n = b.stmts.len();
+            for (k, s) in b.stmts.iter_mut().enumerate() {
+                match s {
+                    syn::Stmt::Expr(e, None) if k + 1 == n => self.value(e),
+                    other => syn::visit_mut::VisitMut::visit_stmt_mut(self, other),
+                }
+            }
+        }
+    }
+    impl VisitMut for Returns<'_> {
+        fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+            if let syn::Expr::Return(r) = e {
+                match &mut r.expr {
+                    Some(v) => self.value(v),
+                    None => self.errors.push(syn::Error::new_spanned(
+                        &*r,
+                        "a #[kernel] function with a `&mut` result returns one of its `&mut` parameters",
+                    )),
+                }
+                return;
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    let mut r = Returns {
+        params,
+        errors: Vec::new(),
+    };
+    r.block(body);
+    errors.extend(r.errors);
 }

@@ -87,6 +87,8 @@ fn expr(e: &Expr) -> bool {
         ExprKind::Block(b) => block(b),
         // Atomics may index anywhere (a histogram's bins).
         ExprKind::CallFn(..)
+        | ExprKind::RefCall(_)
+        | ExprKind::RefResult(..)
         | ExprKind::TiledArg(_)
         | ExprKind::AddrOf(_)
         | ExprKind::Tiled(..)

@@ -234,7 +234,9 @@ fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
         | ExprKind::Const(_)
         | ExprKind::Extent(..)
         | ExprKind::TiledArg(_)
+        | ExprKind::RefResult(..)
         | ExprKind::Tiled(..) => {}
+        ExprKind::RefCall(x) => visit_expr(x, f),
         ExprKind::Binary(_, a, b) | ExprKind::Element(a, b) => {
             visit_expr(a, f);
             visit_expr(b, f);

@@ -803,3 +803,105 @@ fn references_bound_by_let() {
         }
     }
 }
+
+/// The larger of two values, by reference (C++ AMP's `int& larger(int& a,
+/// int& b) restrict(amp)`).
+#[kernel]
+fn larger<'a>(a: &'a mut i32, b: &'a mut i32) -> &'a mut i32 {
+    if *a >= *b { a } else { b }
+}
+
+/// One of three values by reference, chosen by `k` with a `return` and a
+/// `match`.
+#[kernel]
+fn pick3<'a>(k: i32, x: &'a mut i32, y: &'a mut i32, z: &'a mut i32) -> &'a mut i32 {
+    if k == 0 {
+        return x;
+    }
+    match k {
+        1 => y,
+        _ => &mut *z,
+    }
+}
+
+/// Adds 100 to the larger of its two parameters, passing them on to a
+/// function with a `&mut` result.
+#[kernel]
+fn bump_larger(a: &mut i32, b: &mut i32) {
+    let r = larger(a, b);
+    *r += 100;
+}
+
+/// `&mut` results of `#[kernel]` functions: bound by `let` and read and
+/// written through (`*r += 1`, `*r = *r * 2`), dereferenced where the call
+/// is made (`let v = *larger(..)`, `*pick3(..) *= 3`), chosen with `if`,
+/// `return` and `match`, referring to a view element (written in place)
+/// and to a function's own `&mut` parameters; against the same code with
+/// Rust's references on random inputs, on every accelerator.
+#[amp_test]
+fn mut_results_of_functions() {
+    fn larger_ref<'a>(a: &'a mut i32, b: &'a mut i32) -> &'a mut i32 {
+        if *a >= *b { a } else { b }
+    }
+    fn pick3_ref<'a>(k: i32, x: &'a mut i32, y: &'a mut i32, z: &'a mut i32) -> &'a mut i32 {
+        match k {
+            0 => x,
+            1 => y,
+            _ => z,
+        }
+    }
+    const N: usize = 300;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let mut rng = Rng::new(0xBEF0 + k as u64);
+        let xs: Vec<i32> = (0..N).map(|_| rng.range(-100, 100)).collect();
+        let ys: Vec<i32> = (0..N).map(|_| rng.range(-100, 100)).collect();
+        let start: Vec<i32> = (0..N).map(|_| rng.range(-100, 100)).collect();
+        let mut data = start.clone();
+        let mut out = vec![i32::MIN; N * 4];
+        {
+            let xv = ArrayView::new([N as i32], &xs).unwrap();
+            let yv = ArrayView::new([N as i32], &ys).unwrap();
+            let d = ArrayView::new_mut([N as i32], &mut data).unwrap();
+            let o = ArrayView::new_mut([N as i32 * 4], &mut out).unwrap();
+            parallel_for_each!(acc.default_view(), d.extent(), |i: Index<1>| {
+                let mut x = xv[i];
+                let mut y = yv[i];
+                let r = larger(&mut x, &mut y);
+                *r += 1;
+                let m = *r;
+                let e = larger(&mut d[i], &mut y);
+                *e = *e * 2;
+                let v = *larger(&mut x, &mut y);
+                let k = i[0] % 3;
+                let mut z = m - v;
+                *pick3(k, &mut x, &mut y, &mut z) *= 3;
+                bump_larger(&mut x, &mut z);
+                let base = i[0] * 4;
+                o[base] = x;
+                o[base + 1] = y;
+                o[base + 2] = z;
+                o[base + 3] = m + v;
+            })
+            .unwrap();
+        }
+        let mut want_data = start.clone();
+        for j in 0..N {
+            let (mut x, mut y) = (xs[j], ys[j]);
+            let r = larger_ref(&mut x, &mut y);
+            *r += 1;
+            let m = *r;
+            let e = larger_ref(&mut want_data[j], &mut y);
+            *e *= 2;
+            let v = *larger_ref(&mut x, &mut y);
+            let mut z = m - v;
+            *pick3_ref(j as i32 % 3, &mut x, &mut y, &mut z) *= 3;
+            *larger_ref(&mut x, &mut z) += 100;
+            assert_eq!(
+                &out[j * 4..j * 4 + 4],
+                &[x, y, z, m + v],
+                "{acc}: element {j}"
+            );
+        }
+        assert_eq!(data, want_data, "{acc}");
+    }
+}
