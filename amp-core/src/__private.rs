@@ -188,7 +188,8 @@ pub mod kernel {
 
     pub use crate::kernel::cancel::poll;
     pub use crate::kernel::capture::{
-        BindNative, Bound, Capture, CaptureList, assert_capture, struct_bind, struct_kind,
+        BindNative, Bound, Capture, CaptureList, assert_capture, assert_reinterpretable,
+        assert_writable, struct_bind, struct_kind,
     };
     pub use crate::kernel::cpu::{LocalTile, Slots, TileAt, TileBatch, WorkItem};
     pub use crate::kernel::ir;

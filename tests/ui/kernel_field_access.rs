@@ -1,3 +1,5 @@
+// A captured view has no fields but `extent` (C++ AMP's data member);
+// other names are refused by rustc.
 use amp_core::prelude::*;
 
 fn main() {
@@ -6,7 +8,7 @@ fn main() {
     let a = ArrayView::new([4], &data).unwrap();
     let c = ArrayView::new_mut([4], &mut out).unwrap();
     let _ = parallel_for_each!(c.extent(), |idx: Index<1>| {
-        let n = a.extent;
+        let n = a.len;
         c[idx] = 1.0;
     });
     let _ = a;

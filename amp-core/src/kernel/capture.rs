@@ -465,3 +465,44 @@ capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7, A8 8, A9 9, A10 1
 /// Compiles only if `C` can be captured by a kernel (generated code calls it
 /// at each captured name, so that the error points there).
 pub fn assert_capture<C: Capture + ?Sized>(_capture: &C) {}
+
+/// A captured container a kernel may write: an [`Array`] or an
+/// [`ArrayView`] with write access. Generated code checks each container a
+/// kernel writes (assigns an element of, or applies an atomic operation
+/// to) against it at the first write, so that writing a read-only view is
+/// reported there on the view's own type.
+#[diagnostic::on_unimplemented(
+    message = "cannot write to a read-only view (`{Self}`) in a kernel",
+    label = "read-only view written here (an assignment or an atomic operation)",
+    note = "capture an `ArrayView<_, _, ReadWrite>` (from `ArrayView::new_mut`) to write results"
+)]
+pub trait WritableCapture {}
+
+impl<T: Element, const N: usize> WritableCapture for ArrayView<'_, T, N, ReadWrite> {}
+impl<T: Element, const N: usize> WritableCapture for Array<T, N> {}
+impl<T: WritableCapture + ?Sized> WritableCapture for &T {}
+
+/// Compiles only if `C` may be written by a kernel (generated code calls it
+/// where the kernel first writes `C`).
+pub fn assert_writable<C: WritableCapture + ?Sized>(_capture: &C) {}
+
+/// A captured container whose elements are made of 4-byte scalars (see
+/// [`Words`](crate::kernel::native::Words)), which `reinterpret_as` inside
+/// a kernel reads and writes word by word.
+#[diagnostic::on_unimplemented(
+    message = "`reinterpret_as` in a kernel reads and writes views of elements made of 4-byte scalars, not `{Self}`",
+    label = "elements not made of i32, u32 or f32 words",
+    note = "i32, u32, f32, Int2, Int4, UInt2, UInt4, Float2, Float4 and arrays of them (3-component vectors have padding; f64 is two words of one value); make other reinterpretations on the host"
+)]
+pub trait ReinterpretCapture {}
+
+impl<T: crate::kernel::native::Words, const N: usize, A: Access> ReinterpretCapture
+    for ArrayView<'_, T, N, A>
+{
+}
+impl<T: crate::kernel::native::Words, const N: usize> ReinterpretCapture for Array<T, N> {}
+impl<T: ReinterpretCapture + ?Sized> ReinterpretCapture for &T {}
+
+/// Compiles only if `C`'s elements may be reinterpreted inside a kernel
+/// (generated code calls it where the kernel first does).
+pub fn assert_reinterpretable<C: ReinterpretCapture + ?Sized>(_capture: &C) {}

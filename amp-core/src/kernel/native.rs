@@ -20,9 +20,12 @@ pub struct CpuView<T: Element, const N: usize, A: Access> {
     mem: Arc<CpuMem>,
     /// The unit of element `[0, .., 0]`.
     base: usize,
-    /// The view's extent (named so that a kernel's `a.extent` reads as no
-    /// field at all).
+    /// The view's extent.
     bounds: [i32; N],
+    /// The view's extent again, read by a kernel's `a.extent` (C++ AMP's
+    /// `array_view::extent` data member; `a.extent()` is the method).
+    #[doc(hidden)]
+    pub extent: crate::Extent<N>,
     /// Units between neighbours along each dimension.
     word_strides: [usize; N],
     _marker: std::marker::PhantomData<(T, A)>,
@@ -36,6 +39,7 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
             mem,
             base: (layout.offset / unit::<T>() as u64) as usize,
             bounds: layout.extent.to_array(),
+            extent: layout.extent,
             word_strides: std::array::from_fn(|d| (layout.strides[d] * units) as usize),
             _marker: std::marker::PhantomData,
         }
@@ -52,6 +56,7 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
             mem: self.mem,
             base: self.base,
             bounds: self.bounds,
+            extent: self.extent,
             word_strides: self.word_strides,
             _marker: std::marker::PhantomData,
         }
@@ -139,12 +144,13 @@ where
     const WORDS: usize = M * T::WORDS;
 }
 
-impl<T: Words, const N: usize, A: Access> CpuView<T, N, A> {
+impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     /// The memory word holding word `j` of the value `k` of a view of `W`
-    /// words per value over this one's elements in row-major order.
+    /// words per value over this one's elements in row-major order (the
+    /// elements' words: `T` is [`Words`] wherever a kernel compiles).
     fn reinterpreted_word(&self, k: i32, w: usize, j: usize) -> usize {
         let p = k.wrapping_mul(w as i32).wrapping_add(j as i32);
-        let v = T::WORDS as i32;
+        let v = (std::mem::size_of::<T>() / 4).max(1) as i32;
         let (e, c) = if v == 1 {
             (p, 0)
         } else {
@@ -163,7 +169,7 @@ pub trait ReinterpretAs: Copy {
     fn reinterpret_load<U: Words>(self, k: i32, witness: U) -> U;
 }
 
-impl<T: Words, const N: usize, A: Access> ReinterpretAs for &CpuView<T, N, A> {
+impl<T: Element, const N: usize, A: Access> ReinterpretAs for &CpuView<T, N, A> {
     fn reinterpret_load<U: Words>(self, k: i32, _: U) -> U {
         let mut out = U::zeroed();
         let bytes = bytemuck::bytes_of_mut(&mut out);
@@ -189,9 +195,11 @@ pub trait ReinterpretStore: Copy {
     fn reinterpret_store<U: Words>(self, value: U, k: i32);
 }
 
-#[diagnostic::do_not_recommend]
-impl<T: Words, const N: usize, A: WritableAccess> ReinterpretStore for &CpuView<T, N, A> {
+// Every access and element type, as `Store` (`assert_reinterpretable`
+// refuses other element types where the kernel is written).
+impl<T: Element, const N: usize, A: Access> ReinterpretStore for &CpuView<T, N, A> {
     fn reinterpret_store<U: Words>(self, value: U, k: i32) {
+        assert!(A::WRITABLE, "a kernel wrote a read-only view");
         let bytes = bytemuck::bytes_of(&value);
         for j in 0..U::WORDS {
             let word = u32::from_ne_bytes([
@@ -335,10 +343,13 @@ pub trait WritableAccess: crate::Access {}
 
 impl WritableAccess for ReadWrite {}
 
-#[diagnostic::do_not_recommend]
-impl<T: Element, const N: usize, A: WritableAccess> Store<T, N> for CpuView<T, N, A> {
+// Every access: kernels that write a read-only view do not compile
+// (`assert_writable` at the write, on the user's type); the assertion
+// guards the CPU form's memory all the same.
+impl<T: Element, const N: usize, A: Access> Store<T, N> for CpuView<T, N, A> {
     #[inline]
     fn store(&self, idx: impl IntoIndex<N>, value: T) {
+        assert!(A::WRITABLE, "a kernel wrote a read-only view");
         store_elem(self.mem.words(), self.word(idx.into_index()), value);
     }
 }
@@ -356,10 +367,11 @@ pub trait AtomicAccess<T, const N: usize> {
     fn atomic(&self, idx: impl IntoIndex<N>) -> crate::atomic::AtomicRef<'_, T>;
 }
 
-#[diagnostic::do_not_recommend]
-impl<T: Element, const N: usize, A: WritableAccess> AtomicAccess<T, N> for CpuView<T, N, A> {
+// Every access, as `Store`.
+impl<T: Element, const N: usize, A: Access> AtomicAccess<T, N> for CpuView<T, N, A> {
     #[inline]
     fn atomic(&self, idx: impl IntoIndex<N>) -> crate::atomic::AtomicRef<'_, T> {
+        assert!(A::WRITABLE, "a kernel wrote a read-only view");
         let w = self.word(idx.into_index());
         crate::atomic::AtomicRef::shared(&self.mem.words()[w])
     }

@@ -1248,6 +1248,7 @@ pub(crate) fn check_function(
 ) -> Result<Types> {
     let params: Vec<LocalId> = function.params.iter().map(|p| p.0).collect();
     super::passes::lower::block(&mut function.body, &params);
+    super::passes::lower::geometry_captures(&mut function.body, captures);
     if !type_args.is_empty() {
         instantiate_tile_static(&mut function.body, type_args);
     }

@@ -188,6 +188,23 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             ::amp_core::__private::kernel::assert_capture(&#c);
         }
     });
+    // Writes and reinterpretations checked on the user's types, where the
+    // kernel makes them (see `sites`).
+    let sites = super::sites::sites(&k.body);
+    let site_check = |list: &[(u32, proc_macro2::Span)], f: &str| -> Vec<TokenStream> {
+        let f = format_ident!("{}", f);
+        list.iter()
+            .filter_map(|(c, span)| {
+                let cap = k.captures.get(*c as usize)?;
+                let cap = proc_macro2::Ident::new(&cap.to_string(), *span);
+                Some(quote_spanned! {*span=>
+                    ::amp_core::__private::kernel::#f(&#cap);
+                })
+            })
+            .collect()
+    };
+    let write_checks = site_check(&sites.writes, "assert_writable");
+    let reinterpret_checks = site_check(&sites.reinterprets, "assert_reinterpretable");
     quote! {
         {
             use ::amp_core::__private::kernel::ir as __ir;
@@ -199,6 +216,8 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             // Each capture checked where the kernel uses it, so that a
             // capture of the wrong type is reported there.
             #(#capture_checks)*
+            #(#write_checks)*
+            #(#reinterpret_checks)*
             let __amp_captures = (#(&#caps,)*);
             // The native form is rewritten user code: lints about its shape
             // would point at code the user did not write that way.

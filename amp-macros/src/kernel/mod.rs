@@ -6,6 +6,7 @@ mod expand;
 mod parse;
 mod refs;
 mod safety;
+mod sites;
 mod split;
 
 use proc_macro2::TokenStream;

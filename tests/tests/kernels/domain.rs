@@ -376,7 +376,8 @@ fn domain_smaller_than_the_views() {
     }
 }
 
-/// `a.extent()` and `a.extent()[k]` inside kernels, of a view, a section of
+/// `a.extent()` and `a.extent()[k]` (and C++ AMP's data-member spelling
+/// `a.extent`, `a.extent[k]`) inside kernels, of a view, a section of
 /// it (its own extent, not its parent's) and an `Array`, in a plain and in
 /// a tiled kernel: row sums whose loop bound is read from the view, and
 /// the extents themselves, compared with the host's.
@@ -399,11 +400,12 @@ fn extents_of_captured_containers_in_kernels() {
             let hv = ArrayView::new_mut([ROWS], &mut shapes).unwrap();
             parallel_for_each!(&view, sv.extent(), |idx: Index<1>| {
                 let mut s = 0;
-                for c in 0..mv.extent()[1] {
+                // `mv.extent`: C++ AMP's data member, as `mv.extent()`.
+                for c in 0..mv.extent[1] {
                     s += mv[[idx[0], c]];
                 }
                 sv[idx] = s;
-                let e = sec.extent();
+                let e = sec.extent;
                 hv[idx] = [
                     e[0],
                     e[1],

@@ -230,14 +230,15 @@ fn axpy_at(x: &ArrayView<'_, f32, 1, ReadOnly>, y: &ArrayView<'_, f32, 1>, i: i3
 }
 
 /// The sum of `v[i - 1] + v[i] + v[i + 1]` inside the view (a generic
-/// element type; the view's extent read through the parameter).
+/// element type; the view's extent read through the parameter, as C++
+/// AMP's data member `v.extent`).
 #[kernel]
 fn sum3<T: Number>(v: &ArrayView<'_, T, 1, ReadOnly>, i: i32) -> T {
     let mut s = v[[i]];
     if i > 0 {
         s = s + v[[i - 1]];
     }
-    if i + 1 < v.extent()[0] {
+    if i + 1 < v.extent[0] {
         s = s + v[[i + 1]];
     }
     s

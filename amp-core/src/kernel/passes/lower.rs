@@ -45,7 +45,8 @@ pub(crate) fn block(body: &mut Block, params: &[LocalId]) {
 }
 
 /// Rewrites component reads of `Index`/`Extent` captures (`e[1]`, parsed
-/// as a container load) into element reads of the captured value.
+/// as a container load) into element reads of the captured value, and a
+/// container's `a.extent` (C++ AMP's data member) into its extent.
 pub(crate) fn geometry_captures(body: &mut Block, captures: &[(&'static str, CaptureKind)]) {
     visit::exprs_mut(body, &mut |e| {
         if let ExprKind::Load(c, idx) = &mut e.kind
@@ -55,6 +56,13 @@ pub(crate) fn geometry_captures(body: &mut Block, captures: &[(&'static str, Cap
             let value = Expr::new(ExprKind::Capture(*c), e.span);
             let k = idx.pop().expect("one index");
             e.kind = ExprKind::ArrayElement(Box::new(value), Box::new(k));
+        }
+        // `a.extent` of a container: C++ AMP's data member, `a.extent()`.
+        if let ExprKind::Field(x, Member::Named("extent")) = &e.kind
+            && let ExprKind::Capture(c) = x.kind
+            && let Some((_, CaptureKind::Container { .. })) = captures.get(c.0 as usize)
+        {
+            e.kind = ExprKind::Extent(c);
         }
     });
 }
