@@ -5,11 +5,18 @@
 //! per GPU accelerator: each band's work runs on that accelerator's own
 //! view (its own queue), over a section of `A` and of `C` and the whole of
 //! `B`, and the results are gathered into one host-side `array_view` by
-//! synchronizing it. The port does the same with `ArrayView::section`: one
-//! data source, one section per accelerator, each launch queued on its
-//! accelerator's view before any is waited for, so that the accelerators
-//! run at the same time; the runtime moves each section to its accelerator
-//! and back (through the host).
+//! synchronizing it. [`Issue::OneThread`] does the same with
+//! `ArrayView::section`: one data source, one section per accelerator, each
+//! launch queued on its accelerator's view before any is waited for, so
+//! that the accelerators run at the same time; the runtime moves each
+//! section to its accelerator and back (through the host).
+//!
+//! The host is the hub of every transfer, and an upload is host copies
+//! made by the thread that launches. [`matmul_multi`] therefore issues each
+//! band from a host thread of its own ([`Issue::ThreadPerBand`]), with its
+//! own views over its rows of `A` and `C` and over `B`, so that the bands'
+//! uploads and downloads overlap too; each band can be cut into pieces so
+//! that its transfers overlap its own kernels.
 
 use amp_core::Result;
 use amp_core::prelude::*;
@@ -40,10 +47,38 @@ pub fn bands(m: i32, parts: usize) -> Vec<(i32, i32)> {
         .collect()
 }
 
+/// The row pieces per band of [`matmul_multi`]: on two H200s, 4 pieces
+/// beat 1 in three of four two-GPU measurements (`docs/benchmarks.md`).
+pub const PIECES: usize = 4;
+
+/// How [`matmul_multi_issued`] issues the bands' work from the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Issue {
+    /// The sample's shape: one host thread queues every band over sections
+    /// of one `ArrayView` per matrix, then gathers them. Each band's uploads
+    /// are host copies made on that thread (under the source's lock), so
+    /// the bands' transfers run one after the other; only the kernels and
+    /// the downloads overlap.
+    OneThread,
+    /// One host thread per band, each with its own `ArrayView`s over its
+    /// rows of `A`, over `B` and over its rows of `C`, so that the bands'
+    /// uploads, kernels and downloads run at the same time. Each band is
+    /// cut into `pieces` row pieces (at least 1), launched one after the
+    /// other: the upload of a piece overlaps the kernel of the piece before,
+    /// and the download of a piece the kernel of the piece after.
+    ThreadPerBand {
+        /// Row pieces per band (multiples of [`BAND_ROWS`] rows).
+        pieces: usize,
+    },
+}
+
 /// `c = a x b` (`a` is `m x w`, `b` is `w x n`, row-major) with the rows of
 /// `c` split over `views`, one band each (see [`bands`]); every band runs
 /// the register-blocked kernel of [`matmul::matmul_optimized_on`] on its
-/// view. Returns when `c` holds the product.
+/// view. Returns when `c` holds the product. The bands are issued from one
+/// host thread each, in [`PIECES`] pieces ([`Issue::ThreadPerBand`]), which
+/// lets the bands' transfers overlap each other and the kernels;
+/// [`matmul_multi_issued`] chooses.
 ///
 /// # Errors
 ///
@@ -75,6 +110,55 @@ pub fn matmul_multi(
     n: i32,
     w: i32,
 ) -> Result<()> {
+    matmul_multi_issued(
+        views,
+        c,
+        a,
+        b,
+        m,
+        n,
+        w,
+        Issue::ThreadPerBand { pieces: PIECES },
+    )
+}
+
+/// [`matmul_multi`], with the bands' work issued from the host as `issue`
+/// says.
+///
+/// # Errors
+///
+/// As [`matmul_multi`]; with [`Issue::ThreadPerBand`], the error of the
+/// first band (in row order) that failed.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::Accelerator;
+/// use amp_examples::multi_gpu::{Issue, matmul_multi_issued};
+///
+/// let views: Vec<_> = Accelerator::all().iter().map(|a| a.default_view()).collect();
+/// let a: Vec<f32> = (0..256 * 16).map(|i| (i % 7) as f32).collect();
+/// let b: Vec<f32> = (0..16 * 8).map(|i| (i % 5) as f32).collect();
+/// let mut want = vec![0.0f32; 256 * 8];
+/// amp_examples::matmul::matmul_cpu(&mut want, &a, &b, 256, 8, 16)?;
+/// for issue in [Issue::OneThread, Issue::ThreadPerBand { pieces: 2 }] {
+///     let mut c = vec![0.0f32; 256 * 8];
+///     matmul_multi_issued(&views, &mut c, &a, &b, 256, 8, 16, issue)?;
+///     assert_eq!(c, want);
+/// }
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn matmul_multi_issued(
+    views: &[AcceleratorView],
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    m: i32,
+    n: i32,
+    w: i32,
+    issue: Issue,
+) -> Result<()> {
     if views.is_empty() {
         return Err(Error::InvalidArgument(
             "matmul_multi needs at least one accelerator view".to_string(),
@@ -95,6 +179,22 @@ pub fn matmul_multi(
             c.len()
         )));
     }
+    match issue {
+        Issue::OneThread => one_thread(views, c, a, b, m, n, w),
+        Issue::ThreadPerBand { pieces } => thread_per_band(views, c, a, b, m, n, w, pieces.max(1)),
+    }
+}
+
+/// [`Issue::OneThread`]: sections of one view per matrix.
+fn one_thread(
+    views: &[AcceleratorView],
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    m: i32,
+    n: i32,
+    w: i32,
+) -> Result<()> {
     let av = ArrayView::new([m, w], a)?;
     let bv = ArrayView::new([w, n], b)?;
     let cv = ArrayView::new_mut([m, n], c)?;
@@ -121,4 +221,87 @@ pub fn matmul_multi(
         p.wait()?;
     }
     cv.synchronize()
+}
+
+/// [`Issue::ThreadPerBand`]: one scoped host thread per non-empty band,
+/// over its own slices of `a` and `c`.
+#[allow(clippy::too_many_arguments)]
+fn thread_per_band(
+    views: &[AcceleratorView],
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    m: i32,
+    n: i32,
+    w: i32,
+    pieces: usize,
+) -> Result<()> {
+    let (n_, w_) = (n as usize, w as usize);
+    // Cut `a` and `c` at the band boundaries: each thread borrows its rows.
+    let mut work = Vec::new();
+    let (mut a_rest, mut c_rest) = (a, c);
+    for (view, (start, end)) in views.iter().zip(bands(m, views.len())) {
+        let rows = (end - start) as usize;
+        let (a_band, a_next) = a_rest.split_at(rows * w_);
+        let (c_band, c_next) = std::mem::take(&mut c_rest).split_at_mut(rows * n_);
+        (a_rest, c_rest) = (a_next, c_next);
+        if rows > 0 {
+            work.push((view, a_band, c_band));
+        }
+    }
+    let results: Vec<Result<()>> = std::thread::scope(|s| {
+        let handles: Vec<_> = work
+            .into_iter()
+            .map(|(view, a_band, c_band)| {
+                s.spawn(move || band(view, c_band, a_band, b, n, w, pieces))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    results.into_iter().collect()
+}
+
+/// One band's work on `view`, on the calling thread: `c_band = a_band x b`
+/// in row pieces; returns when `c_band` holds the product.
+fn band(
+    view: &AcceleratorView,
+    c_band: &mut [f32],
+    a_band: &[f32],
+    b: &[f32],
+    n: i32,
+    w: i32,
+    pieces: usize,
+) -> Result<()> {
+    let rows = (c_band.len() / n as usize) as i32;
+    let bv = ArrayView::new([w, n], b)?;
+    let (mut a_rest, mut c_rest) = (a_band, c_band);
+    // The piece launched before the current one, not yet gathered.
+    let mut previous: Option<ArrayView<'_, f32, 2>> = None;
+    for (start, end) in bands(rows, pieces) {
+        if start == end {
+            continue;
+        }
+        let r = end - start;
+        let (a_piece, a_next) = a_rest.split_at(r as usize * w as usize);
+        let (c_piece, c_next) = std::mem::take(&mut c_rest).split_at_mut(r as usize * n as usize);
+        (a_rest, c_rest) = (a_next, c_next);
+        let av = ArrayView::new([r, w], a_piece)?;
+        let cv = ArrayView::new_mut([r, n], c_piece)?;
+        cv.discard_data();
+        matmul::matmul_optimized_on(view, &cv, &av, &bv)?;
+        view.flush()?;
+        // Its download is queued behind its kernel; the piece before is
+        // gathered while this one's kernel runs.
+        let _download = cv.synchronize_async()?;
+        if let Some(p) = previous.replace(cv) {
+            p.synchronize()?;
+        }
+    }
+    match previous {
+        Some(p) => p.synchronize(),
+        None => Ok(()),
+    }
 }

@@ -364,7 +364,7 @@ fn transpose_simple_and_tiled() {
 /// element of the product checked (exact: small values).
 #[test]
 fn multi_gpu_matrix_multiplication_over_every_accelerator_set() {
-    use amp_examples::multi_gpu::matmul_multi;
+    use amp_examples::multi_gpu::{Issue, matmul_multi, matmul_multi_issued};
     let accs = accelerators();
     let mut sets: Vec<Vec<amp_core::AcceleratorView>> = accs
         .iter()
@@ -393,6 +393,16 @@ fn multi_gpu_matrix_multiplication_over_every_accelerator_set() {
             let mut got = vec![f32::NAN; (m * n) as usize];
             matmul_multi(views, &mut got, &a, &b, m, n, w).unwrap();
             assert_eq!(got, want, "set {s}, {m}x{n}x{w}");
+            // Every way of issuing the bands; 3 pieces leave one empty.
+            for issue in [
+                Issue::OneThread,
+                Issue::ThreadPerBand { pieces: 1 },
+                Issue::ThreadPerBand { pieces: 3 },
+            ] {
+                let mut got = vec![f32::NAN; (m * n) as usize];
+                matmul_multi_issued(views, &mut got, &a, &b, m, n, w, issue).unwrap();
+                assert_eq!(got, want, "set {s}, {m}x{n}x{w}, {issue:?}");
+            }
         }
     }
     let mut c = vec![0.0f32; 4];
@@ -402,6 +412,19 @@ fn multi_gpu_matrix_multiplication_over_every_accelerator_set() {
     ));
     assert!(matches!(
         matmul_multi(&sets[0], &mut c, &[0.0; 3], &[0.0; 4], 2, 2, 2),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        matmul_multi_issued(
+            &sets[0],
+            &mut c,
+            &[0.0; 3],
+            &[0.0; 4],
+            2,
+            2,
+            2,
+            Issue::OneThread
+        ),
         Err(Error::InvalidArgument(_))
     ));
 }
@@ -434,4 +457,13 @@ fn multi_gpu_mxm_example_runs() {
     );
     assert_eq!(stdout.lines().last(), Some("multi_gpu_mxm: ok"), "{stdout}");
     assert!(stdout.contains("speedup of"), "{stdout}");
+    // Every issue mode is timed, and the phases.
+    for mode in [
+        "one-thread",
+        "threads",
+        "pieces (4)",
+        "phases of one product",
+    ] {
+        assert!(stdout.contains(mode), "{mode}: {stdout}");
+    }
 }
