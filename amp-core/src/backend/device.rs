@@ -69,6 +69,8 @@ pub(crate) struct DeviceContext {
     pub(crate) loop_guard: Option<LoopGuard>,
     /// The one thread that completes this device's awaited futures.
     pub(crate) waiter: crate::completion_future::DeviceWaiter,
+    /// Staging memory for large uploads, kept between them.
+    pub(crate) uploads: super::upload::UploadRing,
 }
 
 /// The status buffer of llvmpipe's loop guard: kernels compiled with the
@@ -237,6 +239,7 @@ impl DeviceContext {
             pipeline_cache,
             loop_guard,
             waiter: Default::default(),
+            uploads: Default::default(),
         })
     }
 

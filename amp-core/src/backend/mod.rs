@@ -7,6 +7,7 @@
 //!   loss and uncaptured-error tracking;
 //! - [`storage`]: the coherence record of one data source and the
 //!   transfers between host and accelerators;
+//! - [`upload`]: staging memory kept per device for large uploads;
 //! - [`memory`]: backend-specific property queries wgpu does not expose;
 //! - [`failure`]: failures of host commands, kept until reported.
 
@@ -15,3 +16,4 @@ pub(crate) mod failure;
 pub(crate) mod memory;
 pub(crate) mod registry;
 pub(crate) mod storage;
+pub(crate) mod upload;

@@ -792,6 +792,26 @@ impl Storage {
             }
         };
         let copy = &st.copies[to];
+        if let DeviceMem::Gpu { device, buffer } = &copy.mem
+            && part.len() >= super::upload::RING_MIN_BYTES
+        {
+            // Large uploads: straight from host memory into staging that
+            // stays allocated (see `upload`). Bytes past the end of the
+            // source (its last word's padding) are written as zeros.
+            for r in part.ranges() {
+                let held = r.start..r.end.min(self.bytes).max(r.start);
+                let host = &st.host;
+                device.uploads.write(
+                    device,
+                    buffer,
+                    r.start,
+                    held.end - held.start,
+                    |pos, n| host_bytes(host, held.start + pos..held.start + pos + n as u64),
+                )?;
+            }
+            counted_on.transfer_counters().upload(part.len());
+            return Ok(());
+        }
         let mut buf = transfer_buffer(&part)?;
         for r in part.ranges() {
             for c in chunks(r.clone()) {
@@ -876,6 +896,26 @@ fn ensure_host_mem(host: &mut HostMem, bytes: u64) -> Result<()> {
             "the host data of this source is no longer borrowed".to_string(),
         )),
         _ => Ok(()),
+    }
+}
+
+/// The host bytes of `range`, borrowed (`None` where no host memory is
+/// allocated: the bytes are zeros).
+fn host_bytes(host: &HostMem, range: Range<u64>) -> Option<&[u8]> {
+    let len = (range.end - range.start) as usize;
+    match host {
+        HostMem::Borrowed { ptr, .. } => {
+            // SAFETY: as in `read_host_mem`: the borrow keeps the whole
+            // source valid while views live, this runs under the source's
+            // lock (no write through the views meanwhile), and `range` lies
+            // within the source.
+            Some(unsafe { std::slice::from_raw_parts(ptr.add(range.start as usize), len) })
+        }
+        HostMem::Owned(Some(words)) => {
+            let bytes: &[u8] = bytemuck::cast_slice(words);
+            Some(&bytes[range.start as usize..range.end as usize])
+        }
+        HostMem::Owned(None) | HostMem::Detached => None,
     }
 }
 
