@@ -71,8 +71,6 @@ pub(crate) struct DeviceContext {
     pub(crate) waiter: crate::completion_future::DeviceWaiter,
     /// Staging memory for large uploads, kept between them.
     pub(crate) uploads: super::upload::UploadRing,
-    /// Staging memory for large downloads, kept between them.
-    pub(crate) downloads: super::download::DownloadRing,
 }
 
 /// The status buffer of llvmpipe's loop guard: kernels compiled with the
@@ -242,7 +240,6 @@ impl DeviceContext {
             loop_guard,
             waiter: Default::default(),
             uploads: Default::default(),
-            downloads: Default::default(),
         })
     }
 

@@ -7,13 +7,11 @@
 //!   loss and uncaptured-error tracking;
 //! - [`storage`]: the coherence record of one data source and the
 //!   transfers between host and accelerators;
-//! - [`upload`], [`download`]: staging memory kept per device for large
-//!   transfers;
+//! - [`upload`]: staging memory kept per device for large uploads;
 //! - [`memory`]: backend-specific property queries wgpu does not expose;
 //! - [`failure`]: failures of host commands, kept until reported.
 
 pub(crate) mod device;
-pub(crate) mod download;
 pub(crate) mod failure;
 pub(crate) mod memory;
 pub(crate) mod registry;

@@ -717,29 +717,6 @@ impl Storage {
                     }
                 }
             }
-            DeviceMem::Gpu { device, buffer } if part.len() >= super::download::RING_MIN_BYTES => {
-                // Large downloads: pipelined through staging kept per
-                // device (see `download`), the hull of each chunk that
-                // holds part of `part`, widened to whole words; only
-                // `part` reaches the host.
-                let hull = words_of(part.hull().expect("non-empty part"));
-                let ranges: Vec<Range<u64>> = chunks(hull)
-                    .filter_map(|c| {
-                        let p = part.intersection(&RangeSet::from_range(c));
-                        p.hull().map(words_of)
-                    })
-                    .collect();
-                let host = &mut st.host;
-                device.downloads.read(device, buffer, &ranges, |at, data| {
-                    let end = at + data.len() as u64;
-                    for r in part.intersection(&RangeSet::from_range(at..end)).ranges() {
-                        let lo = (r.start - at) as usize;
-                        let hi = (r.end - at) as usize;
-                        write_host_mem(host, r.clone(), &data[lo..hi])?;
-                    }
-                    Ok(())
-                })?;
-            }
             DeviceMem::Gpu { device, buffer } => {
                 let hull = words_of(part.hull().expect("non-empty part"));
                 // A staging buffer per chunk of the hull, never one of the

@@ -170,12 +170,11 @@ fn large_uploads_arrive_intact() {
     }
 }
 
-/// Downloads of tens of MiB are pipelined through each GPU's staging slots
-/// (16 MiB each): a whole result, and a strided 2-D section (a band of
-/// columns of every row, written by a kernel) whose download covers many
-/// separate ranges over several slots; every element compared with the
-/// host's computation on every accelerator, the elements outside the
-/// section unchanged.
+/// Downloads of tens of MiB in 32 MiB chunks: a strided 2-D section (a
+/// band of columns of every row, written by a kernel) whose download
+/// covers many separate ranges over several chunks; every element compared
+/// with the host's computation on every accelerator, the elements outside
+/// the section unchanged.
 #[amp_test]
 fn large_downloads_arrive_intact() {
     use amp_core::prelude::*;
