@@ -189,7 +189,7 @@ pub mod kernel {
     pub use crate::kernel::cancel::poll;
     pub use crate::kernel::capture::{
         BindNative, Bound, Capture, CaptureList, assert_capture, assert_reinterpretable,
-        assert_writable, struct_bind, struct_kind,
+        assert_words, assert_writable, struct_bind, struct_kind,
     };
     pub use crate::kernel::cpu::{LocalTile, Slots, TileAt, TileBatch, WorkItem};
     pub use crate::kernel::ir;

@@ -13,3 +13,10 @@ fn main() {
     })
     .unwrap();
 }
+
+// The same in a #[kernel] function, through a view parameter.
+#[kernel]
+fn words_of(v: &ArrayView<'_, f64, 1, ReadOnly>, k: i32) -> u32 {
+    let w = v.reinterpret_as::<u32>();
+    w[k]
+}

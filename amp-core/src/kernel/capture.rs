@@ -506,3 +506,7 @@ impl<T: ReinterpretCapture + ?Sized> ReinterpretCapture for &T {}
 /// Compiles only if `C`'s elements may be reinterpreted inside a kernel
 /// (generated code calls it where the kernel first does).
 pub fn assert_reinterpretable<C: ReinterpretCapture + ?Sized>(_capture: &C) {}
+
+/// Compiles only if `T` is made of 4-byte words (generated code calls it
+/// where a `#[kernel]` function reinterprets a view parameter of `T`).
+pub fn assert_words<T: crate::kernel::native::Words>() {}

@@ -1394,6 +1394,28 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
         );
         FN_TILE_KEY.with(|k| *k.borrow_mut() = key);
         let native = native_block(Cx::default(), &f.body);
+        // A view parameter read or written through `reinterpret_as`: its
+        // element type is made of 4-byte words (checked on that type, as
+        // `sites` does for a kernel's captures).
+        let view_elems: Vec<&syn::Type> = f
+            .bindings
+            .iter()
+            .filter_map(|(_, b)| match b {
+                FnBinding::View { elem, .. } => Some(elem),
+                FnBinding::Tiled(_) => None,
+            })
+            .collect();
+        let word_checks = super::sites::sites(&f.body)
+            .reinterprets
+            .into_iter()
+            .filter_map(|(c, span)| {
+                let k = c.checked_sub(super::parse::VIEW_PARAM_BASE)?;
+                let elem = view_elems.get(k as usize)?;
+                Some(quote_spanned! {span=>
+                    ::amp_core::__private::kernel::assert_words::<#elem>();
+                })
+            });
+        let native = quote!(#(#word_checks)* #native);
         REF_PARAMS.with(|r| r.borrow_mut().clear());
         FN_TILE_KEY.with(|k| *k.borrow_mut() = None);
         native
