@@ -217,7 +217,7 @@ fn has_mut_element_call(e: &syn::Expr) -> bool {
 }
 
 /// `+=`, `-=`, ... (syn parses them as binary operators).
-fn is_compound_assign(op: &syn::BinOp) -> bool {
+pub(crate) fn is_compound_assign(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
     matches!(
         op,

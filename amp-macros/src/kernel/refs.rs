@@ -30,6 +30,8 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
+use super::parse::is_compound_assign;
+
 /// A reference bound by `let` in the block being parsed.
 #[derive(Clone)]
 pub(crate) struct RefAlias {
@@ -146,24 +148,6 @@ fn name_of(e: &syn::Expr) -> Option<String> {
     }
 }
 
-/// `+=`, `-=`, ...
-fn is_compound(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
-}
-
 struct Substitute<'a> {
     aliases: &'a [RefAlias],
     /// Names bound again inside the statement (shadowing the references).
@@ -260,7 +244,9 @@ impl VisitMut for Substitute<'_> {
                 *e = Self::select_store(&a, quote::quote!(=), &asg.right, span);
                 return;
             }
-            syn::Expr::Binary(b) if self.selected(&b.left).is_some() && is_compound(&b.op) => {
+            syn::Expr::Binary(b)
+                if self.selected(&b.left).is_some() && is_compound_assign(&b.op) =>
+            {
                 let a = self.selected(&b.left).expect("checked");
                 self.visit_expr_mut(&mut b.right);
                 let op = &b.op;
@@ -421,7 +407,7 @@ pub(crate) fn lift_deref_call(s: &syn::Stmt, fresh: &mut u32) -> Option<Vec<syn:
         syn::Stmt::Expr(e, semi) => {
             let (left, right, op): (&syn::Expr, &syn::Expr, proc_macro2::TokenStream) = match e {
                 syn::Expr::Assign(a) => (&a.left, &a.right, quote::quote!(=)),
-                syn::Expr::Binary(b) if is_compound(&b.op) => {
+                syn::Expr::Binary(b) if is_compound_assign(&b.op) => {
                     let op = &b.op;
                     (&b.left, &b.right, quote::quote!(#op))
                 }

@@ -82,22 +82,31 @@ fn stmt(st: &Stmt, s: &mut Sites) {
 /// container's element and `write` is set.
 fn place(p: &Place, s: &mut Sites, write: bool) {
     match p {
-        Place::Element(c, name, idx) => {
-            idx.iter().for_each(|e| expr(e, s));
-            if write {
-                note(&mut s.writes, *c, name.span());
-            }
-        }
-        Place::ArrayElement(_, _, idx) | Place::TileElement(_, _, idx) => {
-            idx.iter().for_each(|e| expr(e, s))
-        }
-        Place::Field(base, _) => place(base, s, write),
+        Place::Element(_, _, idx)
+        | Place::ArrayElement(_, _, idx)
+        | Place::TileElement(_, _, idx) => idx.iter().for_each(|e| expr(e, s)),
+        Place::Field(base, _) => place(base, s, false),
         Place::Local(..) => {}
+    }
+    if write && let Some((c, span)) = element_root(p) {
+        note(&mut s.writes, c, span);
+    }
+}
+
+/// The captured container whose element `p` is (or is a field of).
+fn element_root(p: &Place) -> Option<(u32, Span)> {
+    match p {
+        Place::Element(c, name, _) => Some((*c, name.span())),
+        Place::Field(base, _) => element_root(base),
+        _ => None,
     }
 }
 
 fn expr(e: &Expr, s: &mut Sites) {
-    match &e.kind {
+    // The expressions inside `e` (`split::visit_expr`), then the blocks of
+    // its `if`s and block expressions, whose statements it does not visit.
+    let mut blocks: Vec<&Block> = Vec::new();
+    super::split::visit_expr(e, &mut |x| match &x.kind {
         ExprKind::Call(name, _, args) if name.starts_with("Reinterpret") => {
             if let Some(Expr {
                 kind: ExprKind::Capture(c, cap),
@@ -109,46 +118,18 @@ fn expr(e: &Expr, s: &mut Sites) {
                     note(&mut s.writes, *c, cap.span());
                 }
             }
-            args.iter().for_each(|x| expr(x, s));
         }
+        // Its indices are visited with the rest.
         ExprKind::Atomic(a) => {
-            place(&a.target, s, true);
-            a.args.iter().for_each(|x| expr(x, s));
+            if let Some((c, span)) = element_root(&a.target) {
+                note(&mut s.writes, c, span);
+            }
         }
-        ExprKind::Lit(..)
-        | ExprKind::Local(..)
-        | ExprKind::Capture(..)
-        | ExprKind::KernelIndex(_)
-        | ExprKind::Const(_)
-        | ExprKind::Extent(..)
-        | ExprKind::TiledArg(_)
-        | ExprKind::RefResult(..)
-        | ExprKind::Tiled(..) => {}
-        ExprKind::Binary(_, a, b) | ExprKind::Element(a, b) => {
-            expr(a, s);
-            expr(b, s);
-        }
-        ExprKind::Unary(_, x)
-        | ExprKind::Cast(x, _)
-        | ExprKind::Field(x, _)
-        | ExprKind::Swizzle(x, _)
-        | ExprKind::Repeat(x, _)
-        | ExprKind::RefCall(x) => expr(x, s),
-        ExprKind::Load(_, _, xs)
-        | ExprKind::TileLoad(_, _, xs, _, _)
-        | ExprKind::MakeIndex(xs, _)
-        | ExprKind::Array(xs)
-        | ExprKind::Call(_, _, xs)
-        | ExprKind::CallFn(_, xs)
-        | ExprKind::MakeVector(_, _, _, xs)
-        | ExprKind::MakeTuple(xs) => xs.iter().for_each(|x| expr(x, s)),
-        ExprKind::MakeStruct(_, fields) => fields.iter().for_each(|(_, x)| expr(x, s)),
-        ExprKind::AddrOf(p) => place(p, s, false),
-        ExprKind::If(c, a, b) => {
-            expr(c, s);
-            block(a, s);
-            block(b, s);
-        }
-        ExprKind::Block(b) => block(b, s),
+        ExprKind::If(_, a, b) => blocks.extend([a, b]),
+        ExprKind::Block(b) => blocks.push(b),
+        _ => {}
+    });
+    for b in blocks {
+        block(b, s);
     }
 }

@@ -224,7 +224,7 @@ fn expr_has_barrier(e: &Expr) -> bool {
 
 /// Calls `f` on `e` and every expression inside it (not inside blocks'
 /// statements: those are statements).
-fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
+pub(super) fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     f(e);
     match &e.kind {
         ExprKind::Lit(..)
