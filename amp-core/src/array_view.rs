@@ -25,6 +25,13 @@ use crate::{
 /// when the last view over a writable host slice drops, pending results are
 /// written back. A [`ReadOnly`] view is never copied back.
 ///
+/// A destructor cannot return an error: if the write-back at the drop
+/// fails (a kernel that wrote the data failed, or the device was lost), the
+/// host slice keeps its old contents, the error is printed to standard
+/// error and logged, and the view that ran the kernel still reports it at
+/// its next `wait`. Call [`synchronize`](Self::synchronize) before the view
+/// drops to handle the error yourself.
+///
 /// Clones and sections are shallow: they share the data, as C++ AMP views
 /// do. Host element access therefore works by value (`get`/`set`): handing
 /// out `&mut T` into data that other views share would not be sound Rust.

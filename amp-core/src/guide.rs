@@ -24,7 +24,11 @@
 //!     parallel_for_each!(bv.extent(), |idx: Index<1>| {
 //!         bv[idx] = av[idx] * av[idx];
 //!     })?; // on the default accelerator
-//! } // the results come back as `bv` drops (or call `bv.synchronize()`)
+//!     // The results come back here, with any error of the kernel. The
+//!     // view's drop would write them back too, but a destructor cannot
+//!     // return an error: it prints it to standard error instead.
+//!     bv.synchronize()?;
+//! }
 //! assert_eq!(b[12], 144.0);
 //! # Ok::<(), amp_core::Error>(())
 //! ```

@@ -174,7 +174,8 @@ pub use amp_macros::kernel;
 ///     parallel_for_each!(view, ov.extent(), |idx: Index<2>| {
 ///         ov[idx] = av[idx] * 2.0 + idx[0] as f32;
 ///     })?;
-/// } // the results come back as `ov` drops
+///     ov.synchronize()?; // the results, or the kernel's error
+/// }
 /// assert_eq!(out, [2.0, 4.0, 6.0, 9.0, 11.0, 13.0]);
 /// # Ok::<(), amp_core::Error>(())
 /// ```

@@ -98,10 +98,15 @@ fn lanczos_ln_gamma(y: f32) -> f32 {
 
 /// The gamma function, `(x - 1)!` for positive integers `x`. Corresponds to
 /// `precise_math::tgamma(float)`: `±inf` at `±0`, NaN at negative integers
-/// and `-inf`, `inf` past 35.04 (where `f32` ends).
+/// and `-inf`, `inf` past 35.04 (where `f32` ends) and at `+inf`.
 #[kernel]
 pub fn tgamma(x: f32) -> f32 {
-    if x <= 0.0 && x == x.floor() {
+    // `+inf` by its bits (Lanczos' formula gives `inf - inf` there; a
+    // comparison may be folded by a GPU compiler that assumes no
+    // infinities).
+    if x.to_bits() == 0x7f80_0000 {
+        f32::INFINITY
+    } else if x <= 0.0 && x == x.floor() {
         if x == 0.0 { 1.0 / x } else { f32::NAN }
     } else if x < 0.5 {
         // Reflection: Gamma(x) Gamma(1 - x) = pi / sin(pi x).
@@ -113,10 +118,11 @@ pub fn tgamma(x: f32) -> f32 {
 }
 
 /// `ln |Gamma(x)|`. Corresponds to `precise_math::lgamma(float)`: `inf` at
-/// zero and the negative integers.
+/// zero, the negative integers and `±inf`.
 #[kernel]
 pub fn lgamma(x: f32) -> f32 {
-    if x <= 0.0 && x == x.floor() {
+    // `ln Gamma(±inf)` is `+inf` (Lanczos' formula gives `inf - inf`).
+    if x.is_infinite() || (x <= 0.0 && x == x.floor()) {
         f32::INFINITY
     } else if x < 0.5 {
         // ln(pi / |sin(pi x)|) - ln Gamma(1 - x)

@@ -361,15 +361,19 @@ impl Storage {
         }
         let mut st = self.state.lock();
         if let HostMem::Borrowed { writable, .. } = st.host {
-            if writable {
-                // Errors cannot be reported from a destructor; a lost device
-                // has nothing left to write back.
-                let _ = self.make_valid_locked(
+            if writable
+                && let Err(e) = self.make_valid_locked(
                     &mut st,
                     &RangeSet::from_range(0..self.bytes),
                     Loc::Host,
                     None,
-                );
+                )
+            {
+                // A destructor cannot return the error. A failed kernel's
+                // error stays recorded for the view that ran it (its next
+                // `wait`/`flush`); a program that relies on the drop alone
+                // must still hear of it, logger or not: standard error.
+                report_lost_write_back(&e);
             }
             st.host = HostMem::Detached;
         }
@@ -1098,4 +1102,16 @@ fn finish_pending(st: &mut State) -> Result<()> {
         st.host_valid.union_with(&p.ranges);
     }
     Ok(())
+}
+
+/// Tells the user that a dropped view's data could not be written back to
+/// its host source (the host slice keeps its old contents): on standard
+/// error, always, and in the log.
+fn report_lost_write_back(e: &Error) {
+    log::error!("a view's results were not written back when it dropped: {e}");
+    eprintln!(
+        "amp-rs: error: a writable ArrayView dropped without its results: {e}\n\
+         amp-rs: its host data keeps its old contents; call `synchronize()?` on the view \
+         before it drops to handle this error (a destructor cannot return it)"
+    );
 }

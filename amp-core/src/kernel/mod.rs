@@ -1048,7 +1048,7 @@ where
                 });
             // What the kernel may write: saved before it runs and put back
             // if it fails, so that a failed kernel leaves the data as it was.
-            let written: Vec<(Arc<CpuMem>, std::ops::Range<usize>)> = bound
+            let written: Vec<(Arc<CpuMem>, Vec<std::ops::Range<u64>>)> = bound
                 .iter()
                 .zip(&kinds)
                 .filter_map(|(b, kind)| match (b, kind) {
@@ -1056,7 +1056,7 @@ where
                         BoundOrScalar::Container(c),
                         CaptureKind::Container { writable: true, .. },
                     ) => match &c.binding {
-                        Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), words_of(c))),
+                        Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), byte_runs(c))),
                         _ => None,
                     },
                     _ => None,
@@ -1118,57 +1118,112 @@ fn shared_with_writable(
         .collect()
 }
 
-/// The 32-bit words of CPU memory that a bound container's region spans
-/// (its hull: from its first element to its last).
-fn words_of(c: &capture::BoundContainer) -> std::ops::Range<usize> {
-    if c.extent.iter().any(|&e| e <= 0) {
-        return 0..0;
+/// The bytes of CPU memory that a bound container's elements occupy: one
+/// run per row of the innermost dimension (or per element where that
+/// dimension is strided), adjacent runs merged. A section's layout, not its
+/// hull: the bytes between its rows belong to other sections, which other
+/// kernels may be writing at the same time.
+fn byte_runs(c: &capture::BoundContainer) -> Vec<std::ops::Range<u64>> {
+    let n = c.extent.len();
+    if n == 0 || c.extent.iter().any(|&e| e <= 0) {
+        return Vec::new();
     }
-    let last: u64 = c
-        .extent
-        .iter()
-        .zip(&c.strides)
-        .map(|(&e, &s)| (e as u64 - 1) * s)
-        .sum();
-    let start = c.offset / 4;
-    let end = (c.offset + (last + 1) * c.elem).div_ceil(4);
-    start as usize..end as usize
+    let inner = c.extent[n - 1] as u64;
+    let (run_len, per_row) = if c.strides[n - 1] == 1 {
+        (inner * c.elem, 1)
+    } else {
+        (c.elem, inner)
+    };
+    let mut runs: Vec<std::ops::Range<u64>> = Vec::new();
+    let mut push = |start: u64| match runs.last_mut() {
+        Some(last) if last.end == start => last.end = start + run_len,
+        _ => runs.push(start..start + run_len),
+    };
+    // Row-major over the outer dimensions.
+    let mut at = vec![0i32; n - 1];
+    loop {
+        let row: u64 = at.iter().zip(&c.strides).map(|(&i, &s)| i as u64 * s).sum();
+        for k in 0..per_row {
+            push(c.offset + (row + k * c.strides[n - 1]) * c.elem);
+        }
+        // The next outer index, last dimension fastest.
+        let mut d = n - 1;
+        loop {
+            if d == 0 {
+                return runs;
+            }
+            d -= 1;
+            at[d] += 1;
+            if at[d] < c.extent[d] {
+                break;
+            }
+            at[d] = 0;
+        }
+    }
 }
 
-/// Runs a host command that writes `written`: saves those words first and
-/// puts them back if the command fails (an out-of-bounds access, a
-/// cancellation), so that a failed kernel changes no data.
+/// The bytes of each run that the word at byte `word_start` holds, as a
+/// mask of the word (little-endian: byte `k` is bits `8k..8k+8`).
+fn word_mask(run: &std::ops::Range<u64>, word_start: u64) -> u32 {
+    let lo = run.start.max(word_start) - word_start;
+    let hi = run.end.min(word_start + 4) - word_start;
+    (lo..hi).fold(0u32, |m, b| m | (0xff << (8 * b)))
+}
+
+/// Runs a host command that writes the byte runs `written`: saves those
+/// bytes first and puts them back if the command fails (an out-of-bounds
+/// access, a cancellation), so that a failed kernel changes no data. Only
+/// the runs' own bytes are put back (a word shared with bytes outside the
+/// runs is merged with a compare-and-swap), so that a kernel writing a
+/// disjoint section of the same memory at the same time keeps its results.
 ///
 /// # Errors
 ///
-/// The command's error; `OutOfMemory` (and nothing runs) if the words
+/// The command's error; `OutOfMemory` (and nothing runs) if the bytes
 /// cannot be saved.
 fn run_transactionally(
-    written: &[(Arc<CpuMem>, std::ops::Range<usize>)],
+    written: &[(Arc<CpuMem>, Vec<std::ops::Range<u64>>)],
     body: Box<dyn FnOnce() -> Result<()> + Send>,
 ) -> Result<()> {
     use std::sync::atomic::Ordering::Relaxed;
+    let words_of =
+        |run: &std::ops::Range<u64>| (run.start / 4) as usize..run.end.div_ceil(4) as usize;
     let mut saved: Vec<Vec<u32>> = Vec::with_capacity(written.len());
-    for (mem, range) in written {
-        let words = &mem.words()[range.clone()];
+    for (mem, runs) in written {
+        let total: usize = runs.iter().map(|r| words_of(r).len()).sum();
         let mut copy = Vec::new();
-        copy.try_reserve_exact(words.len())
+        copy.try_reserve_exact(total)
             .map_err(|_| Error::OutOfMemory {
                 accelerator: "CPU accelerator".to_string(),
                 detail: format!(
                     "cannot save the {} bytes a kernel writes, to restore them if it fails",
-                    words.len() * 4
+                    total * 4
                 ),
             })?;
-        copy.extend(words.iter().map(|w| w.load(Relaxed)));
+        for run in runs {
+            copy.extend(mem.words()[words_of(run)].iter().map(|w| w.load(Relaxed)));
+        }
         saved.push(copy);
     }
     let result = body();
     if result.is_err() {
         // In reverse, so that overlapping captures end as they began.
-        for ((mem, range), copy) in written.iter().zip(&saved).rev() {
-            for (w, v) in mem.words()[range.clone()].iter().zip(copy) {
-                w.store(*v, Relaxed);
+        for ((mem, runs), copy) in written.iter().zip(&saved).rev() {
+            let mut values = copy.iter();
+            for run in runs {
+                for w in words_of(run) {
+                    let v = *values.next().expect("a saved word per word of the runs");
+                    let mask = word_mask(run, w as u64 * 4);
+                    let word = &mem.words()[w];
+                    if mask == u32::MAX {
+                        word.store(v, Relaxed);
+                    } else {
+                        // The other bytes of the word may be another
+                        // kernel's: keep them.
+                        let _ = word
+                            .fetch_update(Relaxed, Relaxed, |cur| Some((cur & !mask) | (v & mask)));
+                    }
+                }
             }
         }
     }

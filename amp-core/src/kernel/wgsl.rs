@@ -1109,7 +1109,12 @@ impl Writer<'_> {
         };
         self.line(&format!("if ({nonempty} && {stride} != 0u) {{"));
         self.indent += 1;
-        self.line(&format!("var {k}: u32 = u32({top} - {first}) / {stride};"));
+        // `max`: a step that folds to the constant 0 must not form a
+        // constant division by zero (a shader-creation error), though the
+        // branch does not run then.
+        self.line(&format!(
+            "var {k}: u32 = u32({top} - {first}) / max({stride}, 1u);"
+        ));
         let wname = self.namer.name(name);
         self.locals.insert(var, wname.clone());
         self.line(&format!("var {wname}: {tw};"));
@@ -2284,7 +2289,7 @@ impl Writer<'_> {
             let (l, r) = (widen(&l, &lt), widen(&r, &rt));
             return Ok(match op {
                 BinOp::Eq => (format!("all({l} == {r})"), Type::Scalar(Scalar::Bool)),
-                BinOp::Ne if matches!(sc, Scalar::F32 | Scalar::F64) => {
+                BinOp::Ne if sc.is_float() => {
                     // As for scalars: true where a component is NaN.
                     (format!("(!all({l} == {r}))"), Type::Scalar(Scalar::Bool))
                 }
@@ -2396,11 +2401,19 @@ impl Writer<'_> {
                 // `l`; WGSL's `%` is `l - r * trunc(l / r)`, inexact
                 // (lavapipe: `100.0 % 0.7` was 0.5999985, `1.0 % 1e-6` 0).
                 let f = self.fmod(s);
-                format!("{f}({l}, {r})")
+                if s == Scalar::F16 {
+                    // `f16` operands are exact in `f32`, and so is the
+                    // remainder, which fits `f16` again.
+                    format!("f16({f}(f32({l}), f32({r})))")
+                } else {
+                    format!("{f}({l}, {r})")
+                }
             }
+            // WGSL has no `^` on `bool`: logical exclusive or is `!=`.
+            (BinOp::BitXor, _) if s == Scalar::Bool => format!("({l} != {r})"),
             // `x != y` is true when either is NaN (IEEE, Rust); drivers
             // may compile WGSL's `!=` to an ordered comparison, false then.
-            (BinOp::Ne, false) if matches!(s, Scalar::F32 | Scalar::F64) => {
+            (BinOp::Ne, false) if s.is_float() => {
                 format!("(!({l} == {r}))")
             }
             _ => format!("({l} {} {r})", op.wgsl()),
@@ -2860,7 +2873,12 @@ impl Writer<'_> {
             WrappingNeg => {
                 let t = self.fresh();
                 pre.push(format!("let {t} = {};", a[0]));
-                format!("(-{t})")
+                // WGSL has no unary `-` on `u32`: `0 - x` wraps the same.
+                if ty == Type::Scalar(Scalar::U32) {
+                    format!("(0u - {t})")
+                } else {
+                    format!("(-{t})")
+                }
             }
             RotateLeft | RotateRight => {
                 let (x, n) = (self.fresh(), self.fresh());

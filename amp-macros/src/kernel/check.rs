@@ -27,25 +27,7 @@ pub(crate) fn check(k: &Kernel, errors: &mut Errors) {
 /// after a `return`, the rest of the kernel. The right operand of `&&` and
 /// `||` and a `while` condition are control flow too.
 fn uniformity(body: &Block, errors: &mut Errors) {
-    let mut u = Uniformity::default();
-    let mut scan = TileWrites::default();
-    scan.block(body);
-    u.atomic_tiles = scan.atomic;
-    // The set of varying locals grows monotonically: iterate to a fixed
-    // point, then report.
-    for _ in 0..16 {
-        let before = u.varying.len();
-        u.split = Split::default();
-        u.dirty.clear();
-        u.block(body, false);
-        if u.varying.len() == before {
-            break;
-        }
-    }
-    u.report = true;
-    u.split = Split::default();
-    u.dirty.clear();
-    u.block(body, false);
+    let u = Uniformity::run(body, None, true);
     for (_, (start, end), message) in u.errors {
         // Two tokens with the call's first and last spans: the error covers
         // the whole call.
@@ -55,6 +37,29 @@ fn uniformity(body: &Block, errors: &mut Errors) {
             .collect();
         errors.push(syn::Error::new_spanned(call, message));
     }
+}
+
+/// The `#[kernel]` function calls of a tiled body whose results the
+/// uniformity check took as uniform (their arguments are) and on which
+/// that verdict depends: taken as varying, a barrier would be divergent.
+/// The macro cannot see the callees' bodies; the expansion checks each one's
+/// summary (`__AMP_VARIES`, written by `#[kernel]`) at compile time.
+pub(crate) fn assumed_uniform_calls(
+    body: &Block,
+    tiled: bool,
+) -> Vec<(syn::ExprPath, proc_macro2::Span)> {
+    if !tiled {
+        return Vec::new();
+    }
+    let base = Uniformity::run(body, None, false);
+    let mut out = Vec::new();
+    for (at, path, span) in &base.uniform_calls {
+        let probe = Uniformity::run(body, Some(*at), false);
+        if probe.errors.len() > base.errors.len() {
+            out.push((path.clone(), *span));
+        }
+    }
+    out
 }
 
 const BARRIER_DIVERGES: &str = "this barrier is under control flow that depends on the thread (its index, or data it loaded): every thread of a tile must reach the same barriers (C++ AMP rejects this; on a GPU it is undefined behaviour)";
@@ -176,6 +181,14 @@ fn tile_root(p: &Place) -> Option<u32> {
 
 #[derive(Default)]
 struct Uniformity {
+    /// A call taken as varying whatever its arguments (a probe of
+    /// [`assumed_uniform_calls`]).
+    assume_varying: Option<*const ()>,
+    /// Whether to mark uniform `tile_static` loads (not in probes).
+    mark_loads: bool,
+    /// `#[kernel]` function calls whose arguments are uniform, with the
+    /// function's path and the call's span.
+    uniform_calls: Vec<(*const (), syn::ExprPath, proc_macro2::Span)>,
     varying: HashSet<u32>,
     split: Split,
     report: bool,
@@ -193,6 +206,34 @@ struct Uniformity {
 }
 
 impl Uniformity {
+    /// The analysis of `body` to its fixed point, then one reporting pass.
+    fn run(body: &Block, assume_varying: Option<*const ()>, mark_loads: bool) -> Uniformity {
+        let mut u = Uniformity {
+            assume_varying,
+            ..Uniformity::default()
+        };
+        let mut scan = TileWrites::default();
+        scan.block(body);
+        u.atomic_tiles = scan.atomic;
+        // The set of varying locals grows monotonically: iterate to a fixed
+        // point, then report.
+        for _ in 0..16 {
+            let before = u.varying.len();
+            u.split = Split::default();
+            u.dirty.clear();
+            u.block(body, false);
+            if u.varying.len() == before {
+                break;
+            }
+        }
+        u.report = true;
+        u.mark_loads = mark_loads;
+        u.split = Split::default();
+        u.dirty.clear();
+        u.block(body, false);
+        u
+    }
+
     fn block(&mut self, b: &Block, ctx: bool) {
         for s in &b.stmts {
             self.stmt(s, ctx);
@@ -381,7 +422,7 @@ impl Uniformity {
                     && !self.split.any()
                     && !self.dirty.contains(id)
                     && !self.atomic_tiles.contains(id);
-                if self.report {
+                if self.report && self.mark_loads {
                     uniform.set(same);
                 }
                 !same
@@ -451,10 +492,22 @@ impl Uniformity {
                 self.any(xs, ctx);
                 *b != "SubgroupSize"
             }
+            // A function's result is uniform where its arguments are only
+            // if the function's own summary says so (an atomic's old value
+            // is not): calls on which the verdict depends are checked
+            // against the summaries at compile time
+            // (`assumed_uniform_calls`).
+            ExprKind::CallFn(path, xs) => {
+                let varying = self.any(xs, ctx);
+                let at = e as *const Expr as *const ();
+                if !varying && self.report && !self.uniform_calls.iter().any(|(p, ..)| *p == at) {
+                    self.uniform_calls.push((at, path.clone(), e.span));
+                }
+                varying || self.assume_varying == Some(at)
+            }
             ExprKind::MakeIndex(xs, _)
             | ExprKind::Array(xs)
             | ExprKind::Call(_, _, xs)
-            | ExprKind::CallFn(_, xs)
             | ExprKind::MakeVector(_, _, _, xs)
             | ExprKind::MakeTuple(xs) => self.any(xs, ctx),
             ExprKind::MakeStruct(_, fields) => {

@@ -203,6 +203,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             })
             .collect()
     };
+    let uniform_calls = uniform_call_checks(&k.body, k.tiled);
     let write_checks = site_check(&sites.writes, "assert_writable");
     let reinterpret_checks = site_check(&sites.reinterprets, "assert_reinterpretable");
     quote! {
@@ -218,6 +219,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             #(#capture_checks)*
             #(#write_checks)*
             #(#reinterpret_checks)*
+            #uniform_calls
             let __amp_captures = (#(&#caps,)*);
             // The native form is rewritten user code: lints about its shape
             // would point at code the user did not write that way.
@@ -809,9 +811,11 @@ pub(crate) fn native_stmt(cx: Cx<'_>, s: &Stmt) -> TokenStream {
                             let assign = bit_assign(op);
                             quote_spanned!(span=> #name #assign #value;)
                         }
+                        // The value first (it may change the local, as
+                        // in `v -= { v += 1; v }`), then the local.
                         Some(op) => {
-                            let v = native_binary(op, name.clone(), value, span);
-                            quote_spanned!(span=> #name = #v;)
+                            let v = native_binary(op, name.clone(), quote!(__amp_v), span);
+                            quote_spanned!(span=> { let __amp_v = #value; #name = #v; })
                         }
                     }
                 }
@@ -1300,6 +1304,49 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
     }
 }
 
+/// The path of the uniformity summary of the `#[kernel]` function at
+/// `path` (a `bool` constant in its companion module, without generic
+/// arguments: the summary is the same for every instance).
+fn summary_path(path: &syn::ExprPath) -> TokenStream {
+    let mut path = path.path.clone();
+    if let Some(last) = path.segments.last_mut() {
+        last.arguments = syn::PathArguments::None;
+        let span = last.ident.span();
+        path.segments.push(syn::PathSegment::from(format_ident!(
+            "__AMP_VARIES",
+            span = span
+        )));
+    }
+    quote!(#path)
+}
+
+/// Compile-time checks of the `#[kernel]` function calls whose results a
+/// tiled body's uniformity depends on ([`check::assumed_uniform_calls`]):
+/// each callee's summary must say its result is the same for every work
+/// item given the same arguments.
+///
+/// [`check::assumed_uniform_calls`]: super::check::assumed_uniform_calls
+pub(crate) fn uniform_call_checks(body: &Block, tiled: bool) -> TokenStream {
+    let checks = super::check::assumed_uniform_calls(body, tiled)
+        .into_iter()
+        .map(|(path, span)| {
+            let name = path
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
+            let message = format!(
+                "the result of `{name}` decides whether work items reach a barrier here, but it may differ between the work items of a tile (`{name}` uses an atomic, a subgroup operation, the tiled index, or loads from memory): every work item of a tile must reach the same barriers"
+            );
+            let summary = summary_path(&path);
+            quote_spanned! {span=>
+                const _: () = if #summary { ::core::panic!(#message) };
+            }
+        });
+    quote!(#(#checks)*)
+}
+
 /// The name of the IR builder inside a `#[kernel]` function's companion
 /// module.
 const BUILDER: &str = "__amp_kernel";
@@ -1415,7 +1462,8 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
                     ::amp_core::__private::kernel::assert_words::<#elem>();
                 })
             });
-        let native = quote!(#(#word_checks)* #native);
+        let uniform_calls = uniform_call_checks(&f.body, f.tiled.is_some());
+        let native = quote!(#(#word_checks)* #uniform_calls #native);
         REF_PARAMS.with(|r| r.borrow_mut().clear());
         FN_TILE_KEY.with(|k| *k.borrow_mut() = None);
         native
@@ -1491,6 +1539,16 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
             let __amp_tiled = #t;
         }
     });
+    // The uniformity summary: its own varying operations, and those of the
+    // functions it calls (not itself: recursion is refused at launch).
+    let sites = super::sites::sites(&f.body);
+    let own = sites.varies;
+    let callees = sites
+        .calls
+        .iter()
+        .filter(|p| !p.path.is_ident(fn_name))
+        .map(summary_path);
+    let varies = deepen_paths(quote!(#own #(|| #callees)*));
     // The builder lives one module down: `super::` and `self::` paths of
     // the function's body and signature types must reach as far up.
     let body = deepen_paths(ir_block(&f.body));
@@ -1522,6 +1580,11 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
             /// Names the function's instances (keys their `tile_static`
             /// memory on the CPU accelerator).
             pub struct __AmpTileKey;
+
+            /// Whether the function's result may differ between work items
+            /// given the same arguments (its callers' uniformity checks
+            /// read it).
+            pub const __AMP_VARIES: bool = #varies;
 
             #[doc = #doc]
             pub fn #builder<#(#const_params),*>() -> ::amp_core::__private::kernel::ir::Function {
@@ -1607,14 +1670,16 @@ fn native_field_assign(
         root = base;
     }
     fields.reverse();
+    // The value is evaluated first, as Rust does (it may change the place:
+    // `p.x -= { p.x += 1.0; p.x }`), then the place.
     let assign = |target: TokenStream| match op {
-        None => quote_spanned!(span=> #target = #value;),
+        None => quote_spanned!(span=> #target = __amp_v;),
         Some(op) => {
-            let v = native_binary(&op, target.clone(), value.clone(), span);
+            let v = native_binary(&op, target.clone(), quote!(__amp_v), span);
             quote_spanned!(span=> #target = #v;)
         }
     };
-    match root {
+    let assigned = match root {
         Place::Local(id, name) => {
             let name = native_local(*id, name);
             assign(quote!(#name #(.#fields)*))
@@ -1647,7 +1712,8 @@ fn native_field_assign(
                 #store(#name, __amp_i, __amp_e);
             }}
         }
-    }
+    };
+    quote_spanned!(span=> { let __amp_v = #value; #assigned })
 }
 
 fn member_tokens(m: &syn::Member) -> TokenStream {

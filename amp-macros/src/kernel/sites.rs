@@ -15,6 +15,13 @@ use super::ast::*;
 pub(crate) struct Sites {
     pub(crate) writes: Vec<(u32, Span)>,
     pub(crate) reinterprets: Vec<(u32, Span)>,
+    /// Whether the code computes something that may differ between work
+    /// items given the same inputs: it uses an atomic, a subgroup
+    /// operation, the work item's index, or loads from memory (a
+    /// `#[kernel]` function's uniformity summary, with `calls`).
+    pub(crate) varies: bool,
+    /// The `#[kernel]` functions it calls.
+    pub(crate) calls: Vec<syn::ExprPath>,
 }
 
 /// The sites of `body`.
@@ -121,8 +128,19 @@ fn expr(e: &Expr, s: &mut Sites) {
         }
         // Its indices are visited with the rest.
         ExprKind::Atomic(a) => {
+            s.varies = true;
             if let Some((c, span)) = element_root(&a.target) {
                 note(&mut s.writes, c, span);
+            }
+        }
+        ExprKind::Call(name, ..) if name.starts_with("Subgroup") && *name != "SubgroupSize" => {
+            s.varies = true;
+        }
+        ExprKind::Load(..) | ExprKind::TileLoad(..) | ExprKind::KernelIndex(_) => s.varies = true,
+        ExprKind::Tiled(field, _) if matches!(*field, "Global" | "Local") => s.varies = true,
+        ExprKind::CallFn(path, _) => {
+            if !s.calls.contains(path) {
+                s.calls.push(path.clone());
             }
         }
         ExprKind::If(_, a, b) => blocks.extend([a, b]),

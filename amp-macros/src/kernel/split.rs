@@ -615,8 +615,14 @@ impl Gen<'_> {
                 let (s, name) = (slot(*id), format_ident!("{}", self.info.names[id]));
                 quote! { #[allow(unused_variables)] let #name = #s.get(0); }
             });
+        // The `tile_static` variables it reads (a uniform load: the same
+        // for every work item), bound as in a region.
+        let tiles = u.tiles.iter().map(|id| {
+            let (arr, n) = (tile_array(*id), format_ident!("{}", self.info.names[id]));
+            quote! { let #n = &#arr; }
+        });
         let e = native_expr(Cx::default(), e);
-        quote!({ #(#restores)* #e })
+        quote!({ #(#restores)* #(#tiles)* #e })
     }
 
     fn node(&mut self, n: &Node<'_>, pos: Pos) -> TokenStream {

@@ -11,6 +11,7 @@ mod consts;
 mod control;
 mod domain;
 mod functions;
+mod fuzzed;
 mod half;
 mod matching;
 mod math;

@@ -1362,6 +1362,10 @@ fn erf_reference(x: f64) -> (f64, f64) {
 /// reference for `precise_math`.
 fn lgamma_reference(x: f64) -> (f64, f64) {
     use std::f64::consts::PI;
+    // Gamma(+inf) = +inf (Stirling's terms would give `inf - inf`).
+    if x == f64::INFINITY {
+        return (f64::INFINITY, 1.0);
+    }
     if x < 0.5 {
         let (l, s) = lgamma_reference(1.0 - x);
         let sin = (PI * x).sin();

@@ -383,3 +383,64 @@ fn a_refused_batch_is_reported() {
         assert_eq!(a.to_vec().unwrap(), [2, 4, 6, 8], "{acc}");
     }
 }
+
+/// A failed CPU kernel puts back exactly the elements it may have written,
+/// not the hull of its section: two kernels over disjoint column bands of
+/// one source run at the same time on two threads, the first (slow) fails
+/// at its last work item after the second finished, and the second's
+/// results survive (the first's rollback restored every row from the first
+/// to the last, the other band's columns included, and erased them).
+#[test]
+fn a_failed_kernel_restores_only_its_own_section() {
+    let (rows, cols) = (64i32, 8i32);
+    let mut data = vec![-1i32; (rows * cols) as usize];
+    {
+        let all = ArrayView::new_mut([rows, cols], &mut data).unwrap();
+        let left = all.section([0, 0], [rows, 4]).unwrap();
+        let right = all.section([0, 4], [rows, 4]).unwrap();
+        let slow = Accelerator::cpu().create_view(QueuingMode::Immediate);
+        let fast = Accelerator::cpu().create_view(QueuingMode::Immediate);
+        let (started, go) = mpsc::channel();
+        std::thread::scope(|s| {
+            let failing = s.spawn(|| {
+                let left = left.clone();
+                parallel_for_each!(slow, left.extent(), |idx: Index<2>| {
+                    let mut x = idx[0] * 10 + idx[1];
+                    left[idx] = x;
+                    // The last work item spins long enough for the other
+                    // kernel to finish, then indexes past its row.
+                    if idx[0] == 63 && idx[1] == 3 {
+                        let mut k = 0;
+                        while k < 20_000_000 {
+                            k += 1;
+                            x = x.wrapping_mul(3) ^ k;
+                        }
+                        left[[idx[0], idx[1] + 10 + (x & 1)]] = x;
+                    }
+                })
+            });
+            // The fast kernel starts once the slow one runs (its first
+            // work items are done well before its last one fails).
+            s.spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                started.send(()).unwrap();
+            });
+            go.recv().unwrap();
+            let right_v = right.clone();
+            parallel_for_each!(fast, right_v.extent(), |idx: Index<2>| {
+                right_v[idx] = 1000 + idx[0] * 10 + idx[1];
+            })
+            .unwrap();
+            let err = failing.join().unwrap().unwrap_err();
+            assert!(err.to_string().contains("out of bounds"), "{err}");
+        });
+        all.synchronize().unwrap();
+    }
+    for r in 0..rows {
+        for c in 0..cols {
+            let got = data[(r * cols + c) as usize];
+            let want = if c < 4 { -1 } else { 1000 + r * 10 + (c - 4) };
+            assert_eq!(got, want, "row {r}, column {c}");
+        }
+    }
+}
