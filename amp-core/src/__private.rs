@@ -204,8 +204,8 @@ pub mod kernel {
         Store, TileArray, TileMemory, Words, WritableAccess, ops, value,
     };
     pub use crate::kernel::{
-        KernelSite, Split, Threaded, TiledNative, compiled_sources, launch, launch_tiled,
-        lower_to_wgsl, native_kernel, native_split_kernel, native_tiled_kernel,
+        KernelSite, Split, Threaded, TiledNative, compiled_sources, last_tiled_cpu_form, launch,
+        launch_tiled, lower_to_wgsl, native_kernel, native_split_kernel, native_tiled_kernel,
     };
 }
 

@@ -1,12 +1,14 @@
 //! Staging arrays: arrays on the CPU accelerator, associated with a GPU
 //! view, whose transfers to and from arrays on that view go through
-//! mappable buffers (one copy each way, no intermediate host buffer).
+//! mappable buffers (one copy each way, no intermediate host buffer: the
+//! CPU copy's words are written into the mapped buffer directly).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use parking_lot::Mutex;
 
+use crate::backend::device::DeviceContext;
 use crate::backend::storage::{DeviceBinding, Storage};
 use crate::range_set::RangeSet;
 use crate::{AcceleratorView, Error, Result};
@@ -29,17 +31,24 @@ impl Staging {
     }
 }
 
-fn mapped(device: &wgpu::Device, buffer: &wgpu::Buffer, mode: wgpu::MapMode) -> Result<()> {
+/// Maps `buffer` for `mode`, waiting for the device's work through the
+/// device's own wait: device loss and llvmpipe's loop guard (a kernel
+/// before the copy that neared the loop limit) are reported here too.
+fn mapped(device: &DeviceContext, buffer: &wgpu::Buffer, mode: wgpu::MapMode) -> Result<()> {
     let (tx, rx) = std::sync::mpsc::channel();
     buffer.map_async(mode, .., move |r| {
         let _ = tx.send(r);
     });
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| Error::Runtime(format!("waiting for a staging buffer failed: {e}")))?;
+    device.poll_until_idle()?;
+    device.check_loop_guard()?;
     rx.recv()
         .map_err(|_| Error::Runtime("staging buffer mapping was cancelled".to_string()))?
-        .map_err(|e| Error::Runtime(format!("cannot map a staging buffer: {e}")))
+        .map_err(|e| {
+            device
+                .check()
+                .err()
+                .unwrap_or_else(|| Error::Runtime(format!("cannot map a staging buffer: {e}")))
+        })
 }
 
 /// Copies the whole staging array `src` (on the CPU accelerator) into the
@@ -58,13 +67,8 @@ pub(crate) fn upload(
             "a staging array is not on the CPU".to_string(),
         ));
     };
-    let DeviceBinding::Gpu(to) = dst.use_on(&region, view, true, true)? else {
-        return Err(Error::Runtime(
-            "the destination is not on a GPU".to_string(),
-        ));
-    };
     if bytes == 0 {
-        return Ok(());
+        return dst.use_on(&region, view, true, true).map(drop);
     }
     let Some(device) = view.accelerator().device()? else {
         return Err(Error::Runtime(
@@ -74,7 +78,7 @@ pub(crate) fn upload(
     let mut slot = staging.upload.lock();
     let buffer = match slot.take() {
         Some(b) => {
-            mapped(&device.device, &b, wgpu::MapMode::Write)?;
+            mapped(device, &b, wgpu::MapMode::Write)?;
             b
         }
         None => device.device.create_buffer(&wgpu::BufferDescriptor {
@@ -85,18 +89,36 @@ pub(crate) fn upload(
         }),
     };
     {
+        // Straight from the CPU copy's words into the mapped buffer.
         let mut range = buffer
             .get_mapped_range_mut(..)
             .map_err(|e| Error::Runtime(format!("cannot write a staging buffer: {e}")))?;
-        let words: Vec<u32> = from.words()[..bytes.div_ceil(4) as usize]
-            .iter()
-            .map(|w| w.load(Ordering::Relaxed))
-            .collect();
-        range
+        let (words, _) = range
             .slice(..bytes.next_multiple_of(4) as usize)
-            .copy_from_slice(bytemuck::cast_slice(&words));
+            .into_chunks::<4>();
+        words.write_iter(
+            from.words()[..bytes.div_ceil(4) as usize]
+                .iter()
+                .map(|w| w.load(Ordering::Relaxed).to_ne_bytes()),
+        );
     }
     buffer.unmap();
+    // The destination becomes the valid location only now, with nothing
+    // left to fail before the copy is recorded but the device itself (whose
+    // loss then fails every later read of the data).
+    let to = match dst.use_on(&region, view, true, true) {
+        Ok(DeviceBinding::Gpu(to)) => to,
+        Ok(DeviceBinding::Cpu(_)) => {
+            *slot = Some(buffer);
+            return Err(Error::Runtime(
+                "the destination is not on a GPU".to_string(),
+            ));
+        }
+        Err(e) => {
+            *slot = Some(buffer);
+            return Err(e);
+        }
+    };
     let result = view.record(
         |_, encoder| {
             encoder.copy_buffer_to_buffer(&buffer, 0, &to, 0, bytes.next_multiple_of(4));
@@ -127,13 +149,8 @@ pub(crate) fn download(
         return Err(Error::Runtime("the source is not on a GPU".to_string()));
     };
     let cpu_view = crate::Accelerator::cpu().default_view();
-    let DeviceBinding::Cpu(to) = dst.use_on(&region, &cpu_view, true, true)? else {
-        return Err(Error::Runtime(
-            "a staging array is not on the CPU".to_string(),
-        ));
-    };
     if bytes == 0 {
-        return Ok(());
+        return dst.use_on(&region, &cpu_view, true, true).map(drop);
     }
     let Some(device) = view.accelerator().device()? else {
         return Err(Error::Runtime("the source is not on a GPU".to_string()));
@@ -147,16 +164,38 @@ pub(crate) fn download(
             mapped_at_creation: false,
         })
     });
-    view.record(
-        |_, encoder| {
-            encoder.copy_buffer_to_buffer(&from, 0, &buffer, 0, bytes.next_multiple_of(4));
-            Ok(())
-        },
-        || Ok(()),
-        None,
-    )?;
-    view.flush()?;
-    mapped(&device.device, &buffer, wgpu::MapMode::Read)?;
+    let copied = view
+        .record(
+            |_, encoder| {
+                encoder.copy_buffer_to_buffer(&from, 0, &buffer, 0, bytes.next_multiple_of(4));
+                Ok(())
+            },
+            || Ok(()),
+            None,
+        )
+        .and_then(|()| view.flush())
+        .and_then(|()| mapped(device, &buffer, wgpu::MapMode::Read));
+    if let Err(e) = copied {
+        // Nothing reached the destination, whose record is unchanged.
+        *slot = Some(buffer);
+        return Err(e);
+    }
+    // The bytes are here: the destination becomes the valid location (not
+    // before, so that a failure above leaves no record of data it never
+    // received).
+    let to = match dst.use_on(&region, &cpu_view, true, true) {
+        Ok(DeviceBinding::Cpu(to)) => to,
+        other => {
+            buffer.unmap();
+            *slot = Some(buffer);
+            return match other {
+                Err(e) => Err(e),
+                Ok(_) => Err(Error::Runtime(
+                    "a staging array is not on the CPU".to_string(),
+                )),
+            };
+        }
+    };
     {
         let range = buffer
             .get_mapped_range(..)

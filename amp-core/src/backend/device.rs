@@ -135,10 +135,14 @@ impl DiskPipelineCache {
                 None
             }
         };
-        // SAFETY: the data, if any, is what `get_data` of a cache with the
-        // same key (same adapter and driver) returned and `save` wrote; wgpu
-        // validates its header and falls back to an empty cache when it
-        // does not match.
+        // SAFETY: wgpu requires `data` to be what `PipelineCache::get_data`
+        // returned before, for an adapter with the same
+        // `pipeline_cache_key`. The file is named by that key and written
+        // only by `save` (whole, through a rename), from `get_data`. wgpu
+        // checks the header it adds (format, key, size: a mismatch falls
+        // back to an empty cache with `fallback: true`), not the driver's
+        // payload: a file changed by anything else is outside this promise,
+        // as wgpu's documentation says of caches saved to disk.
         let cache = unsafe {
             device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
                 label: Some("amp-rs pipeline cache"),

@@ -58,7 +58,7 @@ pub(crate) struct CpuMem {
 }
 
 impl CpuMem {
-    fn zeroed(bytes: u64) -> Result<CpuMem> {
+    pub(crate) fn zeroed(bytes: u64) -> Result<CpuMem> {
         let words =
             usize::try_from(bytes.div_ceil(4)).map_err(|_| too_big(bytes, "address space"))?;
         let mut v: Vec<AtomicU32> = Vec::new();

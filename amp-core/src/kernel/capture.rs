@@ -45,7 +45,8 @@ pub enum ScalarValue {
 }
 
 /// Something a kernel may capture. Implemented for [`ArrayView`], [`Array`]
-/// and the scalar types; anything else is a compile error at the capture.
+/// (also behind `&` and `Arc`) and the scalar types; anything else is a
+/// compile error at the capture.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel",
     note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64`, `bool`, short-vector, `Index` or `Extent` values (by copy); in generic code, bound a captured type parameter by `amp_core::Number`, `Float` or `Integer`"
@@ -160,6 +161,21 @@ impl<T: Element, const N: usize> Capture for Array<T, N> {
 }
 
 impl<T: Capture + ?Sized> Capture for &T {
+    type Cpu = T::Cpu;
+    fn kind(&self) -> CaptureKind {
+        (**self).kind()
+    }
+    fn home_view(&self) -> Option<AcceleratorView> {
+        (**self).home_view()
+    }
+    fn bind(&self, view: &AcceleratorView) -> Result<Bound<T::Cpu>> {
+        (**self).bind(view)
+    }
+}
+
+/// An `Arc<Array<T, N>>` (an array shared between threads) is captured as
+/// the array it holds, as `&Array` is.
+impl<T: Capture + ?Sized> Capture for Arc<T> {
     type Cpu = T::Cpu;
     fn kind(&self) -> CaptureKind {
         (**self).kind()
@@ -466,8 +482,8 @@ capture_tuple!(A0 0, A1 1, A2 2, A3 3, A4 4, A5 5, A6 6, A7 7, A8 8, A9 9, A10 1
 /// at each captured name, so that the error points there).
 pub fn assert_capture<C: Capture + ?Sized>(_capture: &C) {}
 
-/// A captured container a kernel may write: an [`Array`] or an
-/// [`ArrayView`] with write access. Generated code checks each container a
+/// A captured container a kernel may write: an [`Array`] (also behind `&`
+/// or `Arc`) or an [`ArrayView`] with write access. Generated code checks each container a
 /// kernel writes (assigns an element of, or applies an atomic operation
 /// to) against it at the first write, so that writing a read-only view is
 /// reported there on the view's own type.
@@ -481,6 +497,7 @@ pub trait WritableCapture {}
 impl<T: Element, const N: usize> WritableCapture for ArrayView<'_, T, N, ReadWrite> {}
 impl<T: Element, const N: usize> WritableCapture for Array<T, N> {}
 impl<T: WritableCapture + ?Sized> WritableCapture for &T {}
+impl<T: WritableCapture + ?Sized> WritableCapture for Arc<T> {}
 
 /// Compiles only if `C` may be written by a kernel (generated code calls it
 /// where the kernel first writes `C`).
@@ -502,6 +519,7 @@ impl<T: crate::kernel::native::Words, const N: usize, A: Access> ReinterpretCapt
 }
 impl<T: crate::kernel::native::Words, const N: usize> ReinterpretCapture for Array<T, N> {}
 impl<T: ReinterpretCapture + ?Sized> ReinterpretCapture for &T {}
+impl<T: ReinterpretCapture + ?Sized> ReinterpretCapture for Arc<T> {}
 
 /// Compiles only if `C`'s elements may be reinterpreted inside a kernel
 /// (generated code calls it where the kernel first does).

@@ -535,6 +535,8 @@ where
 
 /// A tiled kernel's native form: [`Threaded`] or [`Split`].
 pub trait TiledNative<const N: usize, C>: Send + Sync + 'static {
+    /// The form's name: `"split"` or `"threaded"`.
+    const FORM: &'static str;
     /// Runs the kernel over `domain` on the CPU accelerator.
     fn run(
         &self,
@@ -556,6 +558,7 @@ impl<const N: usize, C: Sync, F> TiledNative<N, C> for Threaded<F>
 where
     F: Fn(&C, &TiledIndex<N>, &native::TileMemory) + Send + Sync + 'static,
 {
+    const FORM: &'static str = "threaded";
     fn run(
         &self,
         site: &KernelSite,
@@ -573,6 +576,7 @@ impl<const N: usize, C: Sync, F> TiledNative<N, C> for Split<F>
 where
     F: Fn(&C, &cpu::TileBatch<N>) + Send + Sync + 'static,
 {
+    const FORM: &'static str = "split";
     fn run(
         &self,
         site: &KernelSite,
@@ -583,6 +587,20 @@ where
     ) -> Result<()> {
         cpu::run_split(site, domain, captures, &self.0)
     }
+}
+
+thread_local! {
+    /// The native form of the last tiled kernel this thread launched on the
+    /// CPU accelerator.
+    static LAST_TILED_FORM: std::cell::Cell<Option<&'static str>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// The native form (`"split"` or `"threaded"`) of the last tiled kernel
+/// that this thread launched on the CPU accelerator: tests check which form
+/// a kernel runs in (the launch also logs it at `debug` level).
+pub fn last_tiled_cpu_form() -> Option<&'static str> {
+    LAST_TILED_FORM.with(std::cell::Cell::get)
 }
 
 /// Launches a tiled kernel (one workgroup per tile): the entry point of
@@ -625,6 +643,19 @@ where
             None => crate::Accelerator::default()?.default_view(),
         },
     };
+    if view.accelerator().is_cpu() {
+        LAST_TILED_FORM.with(|f| f.set(Some(F::FORM)));
+        log::debug!(
+            "tiled kernel at {} runs on the CPU accelerator in the {} form{}",
+            site.span,
+            F::FORM,
+            if F::FORM == "threaded" {
+                " (a thread per work item, much slower: the split form does not cover it)"
+            } else {
+                ""
+            }
+        );
+    }
     let limits = view.accelerator().limits();
     let unsupported = |what: String| Error::UnsupportedFeature {
         accelerator: view.accelerator().description().to_string(),
@@ -1162,9 +1193,12 @@ fn byte_runs(c: &capture::BoundContainer) -> Vec<std::ops::Range<u64>> {
     }
 }
 
-/// The bytes of each run that the word at byte `word_start` holds, as a
+/// The bytes of `run` that the word at byte `word_start` holds, as a
 /// mask of the word (little-endian: byte `k` is bits `8k..8k+8`).
 fn word_mask(run: &std::ops::Range<u64>, word_start: u64) -> u32 {
+    if run.end <= word_start || run.start >= word_start + 4 {
+        return 0;
+    }
     let lo = run.start.max(word_start) - word_start;
     let hi = run.end.min(word_start + 4) - word_start;
     (lo..hi).fold(0u32, |m, b| m | (0xff << (8 * b)))
@@ -1228,4 +1262,85 @@ fn run_transactionally(
         }
     }
     result
+}
+
+#[cfg(test)]
+mod rollback_tests {
+    use super::*;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    /// A rank-2 section of `cols`-wide rows of `elem`-byte elements.
+    fn section(
+        origin: [u64; 2],
+        extent: [i32; 2],
+        cols: u64,
+        elem: u64,
+    ) -> capture::BoundContainer {
+        capture::BoundContainer {
+            offset: (origin[0] * cols + origin[1]) * elem,
+            elem,
+            extent: extent.to_vec(),
+            strides: vec![cols, 1],
+            binding: None,
+        }
+    }
+
+    #[test]
+    fn byte_runs_follow_the_layout() {
+        // Columns 2..5 of 4 rows of 8 `f32`: one run per row.
+        let runs = byte_runs(&section([1, 2], [4, 3], 8, 4));
+        assert_eq!(runs, [40..52, 72..84, 104..116, 136..148]);
+        // Whole rows merge into one run.
+        assert_eq!(byte_runs(&section([1, 0], [2, 8], 8, 4)), [32..96]);
+        // A strided innermost dimension: one run per element.
+        let strided = capture::BoundContainer {
+            offset: 0,
+            elem: 4,
+            extent: vec![3],
+            strides: vec![2],
+            binding: None,
+        };
+        assert_eq!(byte_runs(&strided), [0..4, 8..12, 16..20]);
+        assert!(byte_runs(&section([0, 0], [0, 3], 8, 4)).is_empty());
+    }
+
+    /// A failed command puts back only the bytes of its own section: what
+    /// another kernel wrote next to it in the meantime (simulated by the
+    /// body itself, which writes the other column band before failing)
+    /// stays, and so do the neighbours of 2-byte elements in shared words.
+    #[test]
+    fn a_failed_command_restores_only_its_layout() {
+        for elem in [4u64, 2] {
+            let (rows, cols) = (6u64, 8u64);
+            let mem = Arc::new(CpuMem::zeroed(rows * cols * elem).unwrap());
+            let words = mem.words().len();
+            for (i, w) in mem.words().iter().enumerate() {
+                w.store(i as u32, Relaxed);
+            }
+            // The left band: columns 0..3 (with 2-byte elements, column 3
+            // shares a word with column 2 and column 4 with 5).
+            let left = section([0, 0], [rows as i32, 3], cols, elem);
+            let written = vec![(Arc::clone(&mem), byte_runs(&left))];
+            let other = Arc::clone(&mem);
+            let body: Box<dyn FnOnce() -> Result<()> + Send> = Box::new(move || {
+                for w in other.words() {
+                    w.store(0xAAAA_AAAA, Relaxed);
+                }
+                Err(Error::Runtime("failed".into()))
+            });
+            assert!(run_transactionally(&written, body).is_err());
+            // The band's own bytes, row by row (not from `byte_runs`).
+            let runs: Vec<std::ops::Range<u64>> = (0..rows)
+                .map(|r| r * cols * elem..(r * cols + 3) * elem)
+                .collect();
+            for k in 0..words {
+                let got = mem.words()[k].load(Relaxed);
+                let mask = runs
+                    .iter()
+                    .fold(0u32, |m, r| m | word_mask(r, k as u64 * 4));
+                let want = (k as u32 & mask) | (0xAAAA_AAAA & !mask);
+                assert_eq!(got, want, "element size {elem}, word {k}");
+            }
+        }
+    }
 }

@@ -43,7 +43,7 @@ fn uniformity(body: &Block, errors: &mut Errors) {
 /// uniformity check took as uniform (their arguments are) and on which
 /// that verdict depends: taken as varying, a barrier would be divergent.
 /// The macro cannot see the callees' bodies; the expansion checks each one's
-/// summary (`__AMP_VARIES`, written by `#[kernel]`) at compile time.
+/// summary (`__amp_varies`, written by `#[kernel]`) at compile time.
 pub(crate) fn assumed_uniform_calls(
     body: &Block,
     tiled: bool,

@@ -1304,20 +1304,20 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
     }
 }
 
-/// The path of the uniformity summary of the `#[kernel]` function at
-/// `path` (a `bool` constant in its companion module, without generic
-/// arguments: the summary is the same for every instance).
+/// A call of the uniformity summary of the `#[kernel]` function at `path`
+/// (a `const fn` in its companion module, without generic arguments: the
+/// summary is the same for every instance).
 fn summary_path(path: &syn::ExprPath) -> TokenStream {
     let mut path = path.path.clone();
     if let Some(last) = path.segments.last_mut() {
         last.arguments = syn::PathArguments::None;
         let span = last.ident.span();
         path.segments.push(syn::PathSegment::from(format_ident!(
-            "__AMP_VARIES",
+            "__amp_varies",
             span = span
         )));
     }
-    quote!(#path)
+    quote!(#path())
 }
 
 /// Compile-time checks of the `#[kernel]` function calls whose results a
@@ -1583,8 +1583,12 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
 
             /// Whether the function's result may differ between work items
             /// given the same arguments (its callers' uniformity checks
-            /// read it).
-            pub const __AMP_VARIES: bool = #varies;
+            /// evaluate it at compile time). A function, not a constant:
+            /// mutually recursive functions (refused at launch, but valid
+            /// on the host) would make constants a cycle.
+            pub const fn __amp_varies() -> bool {
+                #varies
+            }
 
             #[doc = #doc]
             pub fn #builder<#(#const_params),*>() -> ::amp_core::__private::kernel::ir::Function {

@@ -379,3 +379,35 @@ fn half_remainder_and_not_equal_with_nan() {
         }
     }
 }
+
+/// An `Array` shared between threads through an `Arc` is captured as the
+/// array it holds, read and written (writing one was refused as "a
+/// read-only view"); two threads launch on their own `Arc`s of one array.
+#[amp_test]
+fn arrays_behind_arcs_are_captured() {
+    use amp_core::Array;
+    use std::sync::Arc;
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(20_030 + k as u64);
+        let n = 512;
+        let a = i32s(&mut rng, n, -1000, 1000);
+        let src = Arc::new(Array::from_slice([n as i32], &a, &view).unwrap());
+        let dst = Arc::new(Array::<i32, 1>::new([n as i32], &view).unwrap());
+        std::thread::scope(|s| {
+            for half in 0..2 {
+                let (src, dst, view) = (Arc::clone(&src), Arc::clone(&dst), view.clone());
+                s.spawn(move || {
+                    let off = half * (n as i32 / 2);
+                    parallel_for_each!(view, Extent::new([n as i32 / 2]), |idx: Index<1>| {
+                        let i = idx[0] + off;
+                        dst[[i]] = src[[i]] * 3 - i;
+                    })
+                    .unwrap();
+                });
+            }
+        });
+        let got = dst.to_vec().unwrap();
+        let want: Vec<i32> = (0..n).map(|i| a[i] * 3 - i as i32).collect();
+        assert_same(&got, &want, &what);
+    }
+}

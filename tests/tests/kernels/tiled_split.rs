@@ -66,6 +66,12 @@ fn uniform_break_and_continue_in_loops_with_barriers() {
             })
             .unwrap();
         }
+        if acc.is_cpu() {
+            assert_eq!(
+                amp_core::__private::kernel::last_tiled_cpu_form(),
+                Some("split")
+            );
+        }
         for tile in 0..TILES as usize {
             let want: i32 = x[tile * T as usize..(tile + 1) * T as usize].iter().sum();
             for i in 0..T as usize {
@@ -293,6 +299,13 @@ fn a_kernel_left_to_the_threaded_form_gives_the_same_results() {
                 ov[t.global] = v;
             })
             .unwrap();
+        }
+        if acc.is_cpu() {
+            // The form this test is about (the launch records it).
+            assert_eq!(
+                amp_core::__private::kernel::last_tiled_cpu_form(),
+                Some("threaded")
+            );
         }
         for g in 0..n as usize {
             let (tile, l) = (g / T as usize, g % T as usize);

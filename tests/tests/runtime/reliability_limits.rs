@@ -642,3 +642,55 @@ fn drop_error_child() {
         ));
     }
 }
+
+/// The variable that marks the child process of the staging test.
+const STAGING_CHILD: &str = "AMP_TEST_STAGING_CHILD";
+
+/// A staging download after a kernel that neared llvmpipe's loop limit is
+/// refused (its map wait skipped the loop guard and handed back results
+/// of cut loops), and the staging array keeps its own data: it was marked
+/// valid with the GPU's bytes before the copy was even recorded, so after
+/// a failure it claimed data it never received. In a child process: the
+/// device stays lost.
+#[test]
+fn staging_downloads_after_a_lost_device_change_nothing() {
+    if !Accelerator::all().iter().any(is_llvmpipe) {
+        return;
+    }
+    run_child("staging_child", STAGING_CHILD);
+}
+
+#[test]
+#[ignore = "run by staging_downloads_after_a_lost_device_change_nothing in a child process"]
+fn staging_child() {
+    if std::env::var_os(STAGING_CHILD).is_none() {
+        return;
+    }
+    use amp_core::{Array, copy};
+    let acc = Accelerator::all().into_iter().find(is_llvmpipe).unwrap();
+    let view = acc.create_view(QueuingMode::Automatic);
+    let counts = [10i32, 100_000, 20, 30];
+    let on_gpu = Array::from_slice([4], &counts, &view).unwrap();
+    let mut staging = Array::<i32, 1>::new_staging([4], &view).unwrap();
+    for i in 0..4 {
+        staging.set([i], POISON_I32).unwrap();
+    }
+    parallel_for_each!(view, on_gpu.extent(), |idx: Index<1>| {
+        let mut a = 0;
+        for i in 0..on_gpu[idx] {
+            a += i % 3;
+        }
+        on_gpu[idx] = a;
+    })
+    .unwrap();
+    let err = copy(&on_gpu, &mut staging).unwrap_err();
+    assert!(
+        matches!(err, Error::AcceleratorViewRemoved { .. }),
+        "{err:?}"
+    );
+    assert_same(
+        &staging.to_vec().unwrap(),
+        &[POISON_I32; 4],
+        "the staging array keeps its data",
+    );
+}
