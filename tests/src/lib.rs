@@ -53,6 +53,7 @@ pub const SNAPSHOT_LIST_VAR: &str = "AMP_SNAPSHOT_LIST";
 /// If `test` panics, or a snapshot differs.
 pub fn run_on<R>(target: Target, path: &str, snapshots: bool, test: impl FnOnce() -> R) -> R {
     TARGET.with(|t| t.set(Some(target)));
+    SAW_ACCELERATOR.with(|s| s.set(false));
     if snapshots {
         amp_core::__private::snapshot::start();
     }
@@ -61,7 +62,46 @@ pub fn run_on<R>(target: Target, path: &str, snapshots: bool, test: impl FnOnce(
         check_snapshots(path, &amp_core::__private::snapshot::finish());
     }
     TARGET.with(|t| t.set(None));
+    if !SAW_ACCELERATOR.with(std::cell::Cell::get) {
+        note_no_accelerator(&format!("{path}::{}", target.name()));
+    }
     result
+}
+
+/// Set to a file's path to append the name of every [`amp_test`] that ran
+/// on no accelerator (its kind had none: a `wgpu` test without an adapter),
+/// and so tested nothing; CI prints the list after each pass.
+pub const NO_ACCELERATOR_LIST_VAR: &str = "AMP_NO_ACCELERATOR_LIST";
+
+thread_local! {
+    /// Whether [`accelerators`] returned any accelerator in this thread
+    /// since the current [`run_on`] began.
+    static SAW_ACCELERATOR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Appends `test` to the [`NO_ACCELERATOR_LIST_VAR`] file, where it is set.
+fn note_no_accelerator(test: &str) {
+    use std::io::Write;
+    if let Ok(list) = std::env::var(NO_ACCELERATOR_LIST_VAR) {
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&list)
+            .and_then(|mut f| writeln!(f, "{test}"));
+        if let Err(e) = written {
+            panic!("{NO_ACCELERATOR_LIST_VAR}={list}: {e}");
+        }
+    }
+}
+
+impl Target {
+    /// The test name's suffix: `cpu` or `wgpu`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Cpu => "cpu",
+            Target::Wgpu => "wgpu",
+        }
+    }
 }
 
 /// Compares the recorded kernels of the test at `path` with their
@@ -118,13 +158,18 @@ pub fn accelerators() -> Vec<Accelerator> {
              (install a Vulkan driver, e.g. mesa-vulkan-drivers for lavapipe); found: {all:?}"
         );
     }
-    all.into_iter()
+    let chosen: Vec<Accelerator> = all
+        .into_iter()
         .filter(|a| match target {
             None => true,
             Some(Target::Cpu) => a.is_cpu(),
             Some(Target::Wgpu) => !a.is_cpu(),
         })
-        .collect()
+        .collect();
+    if !chosen.is_empty() {
+        SAW_ACCELERATOR.with(|s| s.set(true));
+    }
+    chosen
 }
 
 /// The wgpu adapters only (possibly none, unless [`adapter_required`]).
