@@ -24,22 +24,39 @@ use syn::{Error, ItemFn, parse_macro_input};
 /// crate's documentation). `#[should_panic]` and `#[ignore]` apply to each.
 /// `#[amp_test(wgpu)]` makes only the `wgpu` test (a test of GPU-only
 /// behaviour; it checks the snapshots of its kernels, where an adapter
-/// exists), `#[amp_test(cpu)]` only the `cpu` one.
+/// exists), `#[amp_test(cpu)]` only the `cpu` one. `no_snapshots` (alone
+/// or after a kind: `#[amp_test(cpu, no_snapshots)]`) checks no WGSL
+/// snapshots: for generated kernels (`tests/tests/fuzz.rs`), which change
+/// with their seed.
 #[proc_macro_attribute]
 pub fn amp_test(args: TokenStream, item: TokenStream) -> TokenStream {
     let args = proc_macro2::TokenStream::from(args);
-    let kinds: Vec<String> = match syn::parse::Parser::parse2(
+    let (kinds, no_snapshots): (Vec<String>, bool) = match syn::parse::Parser::parse2(
         syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated,
         args.clone(),
     ) {
-        Ok(list) if list.is_empty() => vec!["cpu".into(), "wgpu".into()],
-        Ok(list) if list.iter().all(|k| k == "cpu" || k == "wgpu") => {
-            list.iter().map(ToString::to_string).collect()
+        Ok(list)
+            if list
+                .iter()
+                .all(|k| k == "cpu" || k == "wgpu" || k == "no_snapshots") =>
+        {
+            let no_snapshots = list.iter().any(|k| k == "no_snapshots");
+            let kinds: Vec<String> = list
+                .iter()
+                .filter(|k| *k != "no_snapshots")
+                .map(ToString::to_string)
+                .collect();
+            if kinds.is_empty() {
+                (vec!["cpu".into(), "wgpu".into()], no_snapshots)
+            } else {
+                (kinds, no_snapshots)
+            }
         }
         _ => {
             return Error::new_spanned(
                 args,
-                "expected `#[amp_test]`, `#[amp_test(cpu)]` or `#[amp_test(wgpu)]`",
+                "expected `#[amp_test]`, `#[amp_test(cpu)]` or `#[amp_test(wgpu)]`, \
+                 optionally with `no_snapshots`",
             )
             .to_compile_error()
             .into();
@@ -75,7 +92,7 @@ pub fn amp_test(args: TokenStream, item: TokenStream) -> TokenStream {
             if kind == "cpu" { "Cpu" } else { "Wgpu" },
             proc_macro2::Span::call_site(),
         );
-        let snapshots = kind == "cpu" || only_wgpu;
+        let snapshots = !no_snapshots && (kind == "cpu" || only_wgpu);
         quote! {
             #[test]
             #(#test_attrs)*
