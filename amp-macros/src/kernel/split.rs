@@ -35,7 +35,12 @@ use super::expand::{Cx, Exits, native_expr, native_stmt};
 /// The body of the split native closure of `k` (which is tiled), or `None`
 /// if the kernel needs the threaded form.
 pub(crate) fn split(k: &Kernel) -> Option<TokenStream> {
-    let nodes = nodes(&k.body)?;
+    // Locals that share a name (`let v` declared again after a barrier, a
+    // name reused in two loops) get names of their own first: the regions
+    // restore and store slotted locals by name.
+    let renamed = rename_shared_names(&k.body);
+    let body = renamed.as_ref().unwrap_or(&k.body);
+    let nodes = nodes(body)?;
     let mut info = Info::default();
     info.scan(&nodes);
     info.decide()?;
@@ -916,5 +921,161 @@ mod tests {
             }
         });
         assert!(split(&k).is_none());
+    }
+}
+
+/// `body` with every local (and `tile_static` array) whose name another one
+/// shares renamed to `name__amp<id>` (keeping the name's span), or `None`
+/// if every name is used once. Shadowing keeps its meaning: each use refers
+/// to its local by number.
+fn rename_shared_names(body: &Block) -> Option<Block> {
+    let mut names: HashMap<u32, String> = HashMap::new();
+    let mut body = body.clone();
+    walk_block(&mut body, &mut |id, name| {
+        names.entry(id).or_insert_with(|| name.to_string());
+    });
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for n in names.values() {
+        *count.entry(n.as_str()).or_default() += 1;
+    }
+    let shared: HashSet<u32> = names
+        .iter()
+        .filter(|(_, n)| count[n.as_str()] > 1)
+        .map(|(id, _)| *id)
+        .collect();
+    if shared.is_empty() {
+        return None;
+    }
+    walk_block(&mut body, &mut |id, name| {
+        if shared.contains(&id) {
+            *name = format_ident!("{}__amp{}", name, id, span = name.span());
+        }
+    });
+    Some(body)
+}
+
+/// Calls `f` on every local's (and `tile_static` array's) number and name
+/// in `b`, declarations and uses.
+fn walk_block(b: &mut Block, f: &mut dyn FnMut(u32, &mut Ident)) {
+    for s in &mut b.stmts {
+        walk_stmt(s, f);
+    }
+    if let Some(t) = &mut b.tail {
+        walk_expr(t, f);
+    }
+}
+
+fn walk_stmt(s: &mut Stmt, f: &mut dyn FnMut(u32, &mut Ident)) {
+    match &mut s.kind {
+        StmtKind::Let {
+            local, name, init, ..
+        } => {
+            f(*local, name);
+            if let Some(e) = init {
+                walk_expr(e, f);
+            }
+        }
+        StmtKind::Assign(p, _, e) => {
+            walk_place(p, f);
+            walk_expr(e, f);
+        }
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => walk_expr(e, f),
+        StmtKind::If(c, a, b) => {
+            walk_expr(c, f);
+            walk_block(a, f);
+            if let Some(b) = b {
+                walk_block(b, f);
+            }
+        }
+        StmtKind::While(c, b) => {
+            walk_expr(c, f);
+            walk_block(b, f);
+        }
+        StmtKind::Loop(b) => walk_block(b, f),
+        StmtKind::For {
+            var,
+            name,
+            start,
+            end,
+            step,
+            body,
+            ..
+        } => {
+            f(*var, name);
+            walk_expr(start, f);
+            walk_expr(end, f);
+            if let Some(st) = step {
+                walk_expr(st, f);
+            }
+            walk_block(body, f);
+        }
+        StmtKind::TileStatic { local, name, .. } => f(*local, name),
+        StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Return(None)
+        | StmtKind::NativeCheck(_)
+        | StmtKind::Barrier(..) => {}
+    }
+}
+
+fn walk_place(p: &mut Place, f: &mut dyn FnMut(u32, &mut Ident)) {
+    match p {
+        Place::Local(id, name) => f(*id, name),
+        Place::ArrayElement(id, name, idx) | Place::TileElement(id, name, idx) => {
+            f(*id, name);
+            idx.iter_mut().for_each(|e| walk_expr(e, f));
+        }
+        Place::Element(_, _, idx) => idx.iter_mut().for_each(|e| walk_expr(e, f)),
+        Place::Field(base, _) => walk_place(base, f),
+    }
+}
+
+fn walk_expr(e: &mut Expr, f: &mut dyn FnMut(u32, &mut Ident)) {
+    match &mut e.kind {
+        ExprKind::Local(id, name) => f(*id, name),
+        ExprKind::TileLoad(id, name, idx, ..) => {
+            f(*id, name);
+            idx.iter_mut().for_each(|x| walk_expr(x, f));
+        }
+        ExprKind::Lit(..)
+        | ExprKind::Capture(..)
+        | ExprKind::KernelIndex(_)
+        | ExprKind::Const(_)
+        | ExprKind::Extent(..)
+        | ExprKind::TiledArg(_)
+        | ExprKind::RefResult(..)
+        | ExprKind::Tiled(..) => {}
+        ExprKind::Binary(_, a, b) | ExprKind::Element(a, b) => {
+            walk_expr(a, f);
+            walk_expr(b, f);
+        }
+        ExprKind::Unary(_, x)
+        | ExprKind::Cast(x, _)
+        | ExprKind::Field(x, _)
+        | ExprKind::Swizzle(x, _)
+        | ExprKind::Repeat(x, _)
+        | ExprKind::RefCall(x) => walk_expr(x, f),
+        ExprKind::Load(_, _, xs)
+        | ExprKind::MakeIndex(xs, _)
+        | ExprKind::Array(xs)
+        | ExprKind::Call(_, _, xs)
+        | ExprKind::CallFn(_, xs)
+        | ExprKind::MakeVector(_, _, _, xs)
+        | ExprKind::MakeTuple(xs) => xs.iter_mut().for_each(|x| walk_expr(x, f)),
+        ExprKind::MakeStruct(_, fields) => fields.iter_mut().for_each(|(_, x)| walk_expr(x, f)),
+        ExprKind::Atomic(a) => {
+            walk_place(&mut a.target, f);
+            a.args.iter_mut().for_each(|x| walk_expr(x, f));
+            if let Some((id, name, ..)) = &mut a.expected {
+                f(*id, name);
+            }
+        }
+        ExprKind::AddrOf(p) => walk_place(p, f),
+        ExprKind::If(c, a, b) => {
+            walk_expr(c, f);
+            walk_block(a, f);
+            walk_block(b, f);
+        }
+        ExprKind::Block(b) => walk_block(b, f),
     }
 }

@@ -273,9 +273,12 @@ fn rank_two_and_three_tiles_exchange_through_tile_static() {
     }
 }
 
-/// A kernel outside what the split form covers (a local used across a
-/// barrier whose name is declared again) runs in the threaded form with the
-/// same results.
+/// A local used across a barrier whose name is declared again (`let v`
+/// twice) runs in the split form (the locals are renamed apart first: it
+/// fell back to the threaded form, 250-330x slower, without a word), and a
+/// kernel outside what the split form covers (a local declared without a
+/// value and used across a barrier) runs in the threaded form: the same
+/// results either way, and the launch says which form ran.
 #[amp_test]
 fn a_kernel_left_to_the_threaded_form_gives_the_same_results() {
     const TILES: i32 = 4;
@@ -285,6 +288,7 @@ fn a_kernel_left_to_the_threaded_form_gives_the_same_results() {
         let mut rng = Rng::new(7500 + k as u64);
         let x: Vec<i32> = (0..n).map(|_| rng.range(-1000, 1000)).collect();
         let mut out = vec![i32::MIN; n as usize];
+        let mut out2 = vec![i32::MIN; n as usize];
         {
             let xv = ArrayView::new([n], &x).unwrap();
             let ov = ArrayView::new_mut([n], &mut out).unwrap();
@@ -299,23 +303,36 @@ fn a_kernel_left_to_the_threaded_form_gives_the_same_results() {
                 ov[t.global] = v;
             })
             .unwrap();
-        }
-        if acc.is_cpu() {
-            // The form this test is about (the launch records it).
-            assert_eq!(
-                amp_core::__private::kernel::last_tiled_cpu_form(),
-                Some("threaded")
-            );
+            if acc.is_cpu() {
+                assert_eq!(
+                    amp_core::__private::kernel::last_tiled_cpu_form(),
+                    Some("split")
+                );
+            }
+            let ov2 = ArrayView::new_mut([n], &mut out2).unwrap();
+            parallel_for_each!(&view, domain, |t: TiledIndex<1>| {
+                tile_static! { let s: [i32; T]; }
+                let v;
+                v = xv[t.global];
+                s[t.local[0]] = v;
+                t.barrier.wait();
+                let right = s[(t.local[0] + 1) % T];
+                ov2[t.global] = v * 2 + right;
+            })
+            .unwrap();
+            if acc.is_cpu() {
+                assert_eq!(
+                    amp_core::__private::kernel::last_tiled_cpu_form(),
+                    Some("threaded")
+                );
+            }
         }
         for g in 0..n as usize {
             let (tile, l) = (g / T as usize, g % T as usize);
             let right = x[tile * T as usize + (l + 1) % T as usize];
-            assert_eq!(
-                out[g],
-                x[g] * 2 + right,
-                "{}: element {g}",
-                acc.description()
-            );
+            let what = acc.description();
+            assert_eq!(out[g], x[g] * 2 + right, "{what}: element {g}");
+            assert_eq!(out2[g], x[g] * 2 + right, "{what}: element {g}");
         }
     }
 }
