@@ -92,7 +92,8 @@
 //! [`GEN_BOOL_XOR`], [`GEN_WRAPPING_NEG`], [`GEN_SELF_MUTATING_COMPOUND`]
 //! (bugs being fixed), [`GEN_FRACT_OF_ROUNDED`], [`GEN_ABS_ZERO_SIGN`],
 //! [`GEN_CONST_ZERO_DIVISOR`] (differences on lavapipe found by this
-//! fuzzer), and [`GEN_FAST_MATH_IDENTITIES`] (driver latitude the
+//! fuzzer), [`GEN_CONST_BLOCK_OPERANDS`] (WGSL that naga rejects, found by
+//! this fuzzer), and [`GEN_FAST_MATH_IDENTITIES`] (driver latitude the
 //! documentation allows).
 
 use std::fmt::Write as _;
@@ -120,6 +121,13 @@ pub(crate) const GEN_CONST_ZERO_DIVISOR: bool = false;
 /// reassociation latitude): on, operands are unconstrained; off, they are
 /// all finite or all read different inputs.
 pub(crate) const GEN_FAST_MATH_IDENTITIES: bool = false;
+/// Shifts and float arithmetic with an operand that contains a block or
+/// `match` expression. Where that operand folds to a constant, the WGSL
+/// has a constant expression that overflows and naga rejects the shader
+/// on every GPU (`({ let t = 1u32; 1e30f32 }) * 1e30f32`: "Float literal
+/// is infinite"; `65536u32 << (match 8u32 { _ => 20u32 })`: "<< operation
+/// overflowed"); literal operands are fine.
+pub(crate) const GEN_CONST_BLOCK_OPERANDS: bool = false;
 /// `match` expressions.
 pub(crate) const GEN_MATCH: bool = true;
 /// `f32` outputs compared within a tolerance (division, `sqrt`,
@@ -405,6 +413,12 @@ impl Ex {
         Ex::new(s.clone(), s)
     }
 
+    /// Contains a block or `match` expression (see
+    /// [`GEN_CONST_BLOCK_OPERANDS`]).
+    fn has_block(&self) -> bool {
+        self.k.contains("({") || self.k.contains("(match ")
+    }
+
     fn with(mut self, fp: Fp) -> Ex {
         self.fp = fp;
         self
@@ -581,6 +595,9 @@ impl Gen {
                 }
                 1 => {
                     let a = self.ex(Ty::F32, d, EXACT);
+                    if !GEN_CONST_BLOCK_OPERANDS && a.has_block() {
+                        continue;
+                    }
                     return (
                         format!("({}).sqrt()", a.k),
                         format!(
@@ -1367,6 +1384,9 @@ impl Gen {
                 let a = self.ex(ty, d - 1, ANY);
                 let st = self.int_ty();
                 let b = self.ex(st, d - 1, ANY);
+                if !GEN_CONST_BLOCK_OPERANDS && (a.has_block() || b.has_block()) {
+                    return None;
+                }
                 Ex::new(
                     format!("({} {op} {})", a.k, b.k),
                     format!("h::{f}_{t}({}, ({}) as u32)", a.h, b.h),
@@ -1554,6 +1574,9 @@ impl Gen {
                     .with(fp)
                 } else {
                     let a = self.ex(Ty::F32, d - 1, exact);
+                    if !GEN_CONST_BLOCK_OPERANDS && a.has_block() {
+                        return None;
+                    }
                     let fp = a.fp.arith(a.fp);
                     let m = ["to_degrees", "to_radians"][self.rng.below(2)];
                     Ex::new(format!("({}).{m}()", a.k), format!("f32::{m}({})", a.h)).with(fp)
@@ -1764,6 +1787,9 @@ impl Gen {
             let mut found = None;
             for _ in 0..4 {
                 let e = self.ex(Ty::F32, d, r);
+                if !GEN_CONST_BLOCK_OPERANDS && e.has_block() {
+                    continue;
+                }
                 if GEN_FAST_MATH_IDENTITIES || mode == 0 || e.fp.srcs & srcs == 0 {
                     found = Some(e);
                     break;

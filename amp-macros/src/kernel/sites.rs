@@ -138,11 +138,7 @@ fn expr(e: &Expr, s: &mut Sites) {
         }
         ExprKind::Load(..) | ExprKind::TileLoad(..) | ExprKind::KernelIndex(_) => s.varies = true,
         ExprKind::Tiled(field, _) if matches!(*field, "Global" | "Local") => s.varies = true,
-        ExprKind::CallFn(path, _) => {
-            if !s.calls.contains(path) {
-                s.calls.push(path.clone());
-            }
-        }
+        ExprKind::CallFn(path, _) if !s.calls.contains(path) => s.calls.push(path.clone()),
         ExprKind::If(_, a, b) => blocks.extend([a, b]),
         ExprKind::Block(b) => blocks.push(b),
         _ => {}

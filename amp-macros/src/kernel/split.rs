@@ -847,85 +847,8 @@ fn expr_exits(e: &Expr) -> bool {
     found
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn kernel(body: TokenStream) -> Kernel {
-        let input: super::super::parse::Input = syn::parse2(body).expect("parses");
-        let mut errors = super::super::parse::Errors::default();
-        let k = super::super::parse::parse(input, &mut errors).expect("a kernel");
-        assert!(errors.into_result().is_ok());
-        k
-    }
-
-    #[test]
-    fn barriers_in_loops_and_locals_across_them_are_split() {
-        let k = kernel(quote! {
-            d, |t: TiledIndex<1>| {
-                tile_static! { let s: [f32; 16]; }
-                let l = t.local[0];
-                let mut sum = 0.0f32;
-                let mut i = 0;
-                while i < n {
-                    s[l] = a[[t.global[0] + i]];
-                    t.barrier.wait();
-                    for k in 0..16 { sum += s[k]; }
-                    t.barrier.wait();
-                    if i > 100 { break; }
-                    i += 16;
-                }
-                c[t.global] = sum;
-            }
-        });
-        let info = {
-            let nodes = nodes(&k.body).expect("split");
-            let mut info = Info::default();
-            info.scan(&nodes);
-            info.decide().expect("no conflict");
-            info
-        };
-        // `l`, `sum` and `i` live across barriers; `k` does not.
-        let slotted: Vec<&str> = info
-            .slotted
-            .iter()
-            .map(|id| info.names[id].as_str())
-            .collect();
-        assert_eq!(slotted, ["l", "sum", "i"]);
-        let code = split(&k).expect("split").to_string();
-        assert!(code.contains("__amp_wi"), "{code}");
-        assert!(!code.contains("barrier"), "{code}");
-    }
-
-    #[test]
-    fn what_the_split_form_does_not_cover_falls_back() {
-        // A local used across a barrier whose name is declared again.
-        let k = kernel(quote! {
-            d, |t: TiledIndex<1>| {
-                tile_static! { let s: [i32; 4]; }
-                let v = a[t.global];
-                s[t.local[0]] = v;
-                t.barrier.wait();
-                let v = v + s[0];
-                c[t.global] = v;
-            }
-        });
-        assert!(split(&k).is_none());
-        // A local used across a barrier, declared without a value.
-        let k = kernel(quote! {
-            d, |t: TiledIndex<1>| {
-                let v: i32;
-                v = 3;
-                t.barrier.wait();
-                c[t.global] = v;
-            }
-        });
-        assert!(split(&k).is_none());
-    }
-}
-
 /// `body` with every local (and `tile_static` array) whose name another one
-/// shares renamed to `name__amp<id>` (keeping the name's span), or `None`
+/// shares renamed to `name_amp_<id>` (keeping the name's span), or `None`
 /// if every name is used once. Shadowing keeps its meaning: each use refers
 /// to its local by number.
 fn rename_shared_names(body: &Block) -> Option<Block> {
@@ -948,7 +871,7 @@ fn rename_shared_names(body: &Block) -> Option<Block> {
     }
     walk_block(&mut body, &mut |id, name| {
         if shared.contains(&id) {
-            *name = format_ident!("{}__amp{}", name, id, span = name.span());
+            *name = format_ident!("{}_amp_{}", name, id, span = name.span());
         }
     });
     Some(body)
@@ -1077,5 +1000,84 @@ fn walk_expr(e: &mut Expr, f: &mut dyn FnMut(u32, &mut Ident)) {
             walk_block(b, f);
         }
         ExprKind::Block(b) => walk_block(b, f),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(body: TokenStream) -> Kernel {
+        let input: super::super::parse::Input = syn::parse2(body).expect("parses");
+        let mut errors = super::super::parse::Errors::default();
+        let k = super::super::parse::parse(input, &mut errors).expect("a kernel");
+        assert!(errors.into_result().is_ok());
+        k
+    }
+
+    #[test]
+    fn barriers_in_loops_and_locals_across_them_are_split() {
+        let k = kernel(quote! {
+            d, |t: TiledIndex<1>| {
+                tile_static! { let s: [f32; 16]; }
+                let l = t.local[0];
+                let mut sum = 0.0f32;
+                let mut i = 0;
+                while i < n {
+                    s[l] = a[[t.global[0] + i]];
+                    t.barrier.wait();
+                    for k in 0..16 { sum += s[k]; }
+                    t.barrier.wait();
+                    if i > 100 { break; }
+                    i += 16;
+                }
+                c[t.global] = sum;
+            }
+        });
+        let info = {
+            let nodes = nodes(&k.body).expect("split");
+            let mut info = Info::default();
+            info.scan(&nodes);
+            info.decide().expect("no conflict");
+            info
+        };
+        // `l`, `sum` and `i` live across barriers; `k` does not.
+        let slotted: Vec<&str> = info
+            .slotted
+            .iter()
+            .map(|id| info.names[id].as_str())
+            .collect();
+        assert_eq!(slotted, ["l", "sum", "i"]);
+        let code = split(&k).expect("split").to_string();
+        assert!(code.contains("__amp_wi"), "{code}");
+        assert!(!code.contains("barrier"), "{code}");
+    }
+
+    #[test]
+    fn what_the_split_form_does_not_cover_falls_back() {
+        // A local used across a barrier whose name is declared again: the
+        // locals are renamed apart, and the kernel is split.
+        let k = kernel(quote! {
+            d, |t: TiledIndex<1>| {
+                tile_static! { let s: [i32; 4]; }
+                let v = a[t.global];
+                s[t.local[0]] = v;
+                t.barrier.wait();
+                let v = v + s[0];
+                c[t.global] = v;
+            }
+        });
+        let code = split(&k).expect("split after renaming").to_string();
+        assert!(code.contains("v_amp_"), "{code}");
+        // A local used across a barrier, declared without a value.
+        let k = kernel(quote! {
+            d, |t: TiledIndex<1>| {
+                let v: i32;
+                v = 3;
+                t.barrier.wait();
+                c[t.global] = v;
+            }
+        });
+        assert!(split(&k).is_none());
     }
 }
