@@ -194,7 +194,22 @@ fn is_const(e: &Expr) -> bool {
         ExprKind::Binary(_, l, r) => is_const(l) && is_const(r),
         // `Int2::new(7, 8)`: a constant vector is constant-evaluated too.
         ExprKind::Call(_, args) | ExprKind::MakeVector(_, _, args) => args.iter().all(is_const),
+        // A block whose value is a constant (`{ let t = 1u32; 1e30f32 }`,
+        // a lowered one-arm `match`): its tail is written in place of the
+        // block, and would form a constant expression with the operators
+        // around it (an overflow there is a shader-creation error).
+        ExprKind::Block(b) => b.tail.as_ref().is_some_and(|t| is_const(t)),
         _ => false,
+    }
+}
+
+/// `Some(sign is negative)` if `e` is a float literal zero (`0.0`, `-0.0`,
+/// `-(0.0)`).
+fn literal_zero(e: &Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Lit(Lit::Float(z, _)) if *z == 0.0 => Some(z.is_sign_negative()),
+        ExprKind::Unary(UnOp::Neg, x) => literal_zero(x).map(|n| !n),
+        _ => None,
     }
 }
 
@@ -1867,6 +1882,14 @@ impl Writer<'_> {
                     pre.push(format!("let {tmp} = {};", lv.0));
                     lv.0 = tmp;
                 }
+                if let (BinOp::Div, Type::Scalar(Scalar::F32), Some(negative)) =
+                    (op, &lv.1, literal_zero(r))
+                {
+                    // Division by a constant zero: IEEE's result, written
+                    // out. Drivers that assume no infinities make `x / 0.0`
+                    // poison (lavapipe dropped the store of the result).
+                    return Ok((self.div_by_zero(&lv.0, negative, pre), lv.1));
+                }
                 if let (BinOp::Div | BinOp::Rem, Type::Scalar(s), Some((d, _))) =
                     (op, &lv.1, super::passes::fold::int(r))
                     && d != 0
@@ -2205,6 +2228,17 @@ impl Writer<'_> {
                 Ok(val)
             }
         }
+    }
+
+    /// `x / ±0.0` for an `f32` `x` without dividing: NaN where `x` is zero
+    /// or NaN, else an infinity with the sign of `x` (flipped for `-0.0`).
+    fn div_by_zero(&mut self, x: &str, negative_zero: bool, pre: &mut Vec<String>) -> String {
+        let bits = self.fresh();
+        pre.push(format!("let {bits} = bitcast<u32>({x});"));
+        let flip = if negative_zero { "0x80000000u" } else { "0u" };
+        format!(
+            "bitcast<f32>(select((({bits} & 0x80000000u) ^ {flip}) | 0x7f800000u, 0x7fc00000u, ({bits} & 0x7fffffffu) == 0u || ({bits} & 0x7fffffffu) > 0x7f800000u))"
+        )
     }
 
     /// Writes a block's statements as lines (for hoisting) and returns them

@@ -511,3 +511,72 @@ fn trigonometric_accuracy_over_the_claimed_range() {
         }
     }
 }
+
+/// Found by the fuzzer: a block (or a one-arm `match`) whose value is a
+/// constant, as an operand of an operator with another constant, formed a
+/// WGSL constant expression that overflows, which naga refuses ("Float
+/// literal is infinite", "<< operation overflowed", "sqrt built-in
+/// function argument is out of valid range"): every GPU launch failed.
+/// Division by a literal zero (`x / 0.0`, `x / -0.0`) left the output
+/// unwritten on lavapipe, whose compiler assumes no infinities; amp-rs now
+/// writes IEEE's result out. (Through a local, `let z = 0.0; x / z`, the
+/// driver still sees the zero: a documented latitude, section 12 of
+/// `docs/kernel-language.md`.)
+#[amp_test]
+fn constant_blocks_and_division_by_a_constant_zero() {
+    let xs = [1.5f32, -2.0, 0.0, -0.0, f32::INFINITY, f32::NAN, 3e38];
+    let n = xs.len();
+    for (view, what) in all_views() {
+        let mut out = vec![[POISON_U32; 8]; n];
+        {
+            let xv = ArrayView::new([n as i32], &xs[..]).unwrap();
+            let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+            parallel_for_each!(view, xv.extent(), |idx: Index<1>| {
+                let x = xv[idx];
+                o[idx] = [
+                    (({
+                        let _t = 1u32;
+                        1e30f32
+                    }) * 1e30f32)
+                        .to_bits(),
+                    65536u32
+                        << (match 8u32 {
+                            _ => 20u32,
+                        }),
+                    ({
+                        let _t = 1u32;
+                        -1.0f32
+                    })
+                    .sqrt()
+                    .to_bits(),
+                    (x / 0.0).to_bits(),
+                    (x / -0.0).to_bits(),
+                    (x / -(0.0)).to_bits(),
+                    (x / 0.0 + 1.0).to_bits(),
+                    idx[0] as u32,
+                ];
+            })
+            .unwrap();
+        }
+        for (i, &x) in xs.iter().enumerate() {
+            let want = [
+                (1e30f32 * 1e30f32).to_bits(),
+                65536u32.wrapping_shl(20),
+                (-1.0f32).sqrt().to_bits(),
+                (x / 0.0).to_bits(),
+                (x / -0.0).to_bits(),
+                (x / -(0.0)).to_bits(),
+                (x / 0.0 + 1.0).to_bits(),
+                i as u32,
+            ];
+            for (k, (&g, &w)) in out[i].iter().zip(&want).enumerate() {
+                let (gf, wf) = (f32::from_bits(g), f32::from_bits(w));
+                let same = g == w || (k != 1 && k != 7 && gf.is_nan() && wf.is_nan());
+                assert!(
+                    same,
+                    "{what}: value {k} for x = {x:e}: got {gf:e} ({g:#x}), want {wf:e} ({w:#x})"
+                );
+            }
+        }
+    }
+}
