@@ -113,7 +113,8 @@ pub(crate) const GEN_FRACT_OF_ROUNDED: bool = false;
 /// for `abs` of a `-0.0` it knew at compile time: `(-0.0f32).abs()`).
 pub(crate) const GEN_ABS_ZERO_SIGN: bool = false;
 /// A division whose divisor may be a constant `0.0` (lavapipe left the
-/// output unwritten for `x / 0.0`).
+/// output unwritten for `x / 0.0`, also through a local:
+/// `let z = 0.0f32; o[idx] = x / z;`).
 pub(crate) const GEN_CONST_ZERO_DIVISOR: bool = false;
 /// Arithmetic whose operands a driver may relate by an identity that
 /// holds for finite values only (lavapipe: `x - x` and `x * 0.0` are 0,
@@ -121,12 +122,13 @@ pub(crate) const GEN_CONST_ZERO_DIVISOR: bool = false;
 /// reassociation latitude): on, operands are unconstrained; off, they are
 /// all finite or all read different inputs.
 pub(crate) const GEN_FAST_MATH_IDENTITIES: bool = false;
-/// Shifts and float arithmetic with an operand that contains a block or
-/// `match` expression. Where that operand folds to a constant, the WGSL
-/// has a constant expression that overflows and naga rejects the shader
-/// on every GPU (`({ let t = 1u32; 1e30f32 }) * 1e30f32`: "Float literal
+/// Shifts, float arithmetic and `sqrt` with an operand that contains a
+/// block or `match` expression. Where that operand folds to a constant,
+/// the WGSL has a constant expression that overflows and naga rejects the
+/// shader on every GPU (`({ let t = 1u32; 1e30f32 }) * 1e30f32`: "Float literal
 /// is infinite"; `65536u32 << (match 8u32 { _ => 20u32 })`: "<< operation
-/// overflowed"); literal operands are fine.
+/// overflowed"; `({ let t = 1u32; -1.0f32 }).sqrt()`: "sqrt built-in
+/// function argument is out of valid range"); literal operands are fine.
 pub(crate) const GEN_CONST_BLOCK_OPERANDS: bool = false;
 /// `match` expressions.
 pub(crate) const GEN_MATCH: bool = true;
