@@ -1,6 +1,6 @@
 //! Writes the differential fuzzer's kernels (`tests/tests/fuzz.rs`) to
-//! `$OUT_DIR/fuzz_kernels.rs`, from `AMP_FUZZ_SEED` and `AMP_FUZZ_COUNT`
-//! (defaults in `tests/fuzz/gen.rs`).
+//! `$OUT_DIR/fuzz_kernels.rs`, from `AMP_FUZZ_SEED`, `AMP_FUZZ_COUNT` and
+//! `AMP_FUZZ_FLAGS` (defaults in `tests/fuzz/gen.rs`).
 
 #[path = "fuzz/gen.rs"]
 mod generator;
@@ -11,6 +11,7 @@ fn main() {
     println!("cargo:rerun-if-changed=fuzz/gen.rs");
     println!("cargo:rerun-if-env-changed=AMP_FUZZ_SEED");
     println!("cargo:rerun-if-env-changed=AMP_FUZZ_COUNT");
+    println!("cargo:rerun-if-env-changed=AMP_FUZZ_FLAGS");
     let seed = match std::env::var("AMP_FUZZ_SEED") {
         Ok(v) => parse(&v).unwrap_or_else(|| panic!("AMP_FUZZ_SEED={v:?} is not a u64")),
         Err(_) => generator::DEFAULT_SEED,
@@ -22,10 +23,12 @@ fn main() {
             .unwrap_or_else(|_| panic!("AMP_FUZZ_COUNT={v:?} is not a count")),
         Err(_) => generator::DEFAULT_COUNT,
     };
+    let flags = generator::Flags::parse(&std::env::var("AMP_FUZZ_FLAGS").unwrap_or_default())
+        .unwrap_or_else(|e| panic!("AMP_FUZZ_FLAGS: {e}"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     std::fs::write(
         out.join("fuzz_kernels.rs"),
-        generator::generate(seed, count),
+        generator::generate(seed, count, flags),
     )
     .expect("writing fuzz_kernels.rs");
 }

@@ -78,8 +78,10 @@
 //! [`GEN_APPROX_F32`] a quarter of the kernels instead write a division,
 //! a `sqrt`, `a * b + c` or `mul_add` of exact operands, which the host
 //! checks within a tolerance it computes (`1e-5` relative for `/` and
-//! `sqrt`; `1e-6 * (|a * b| + |c|)` for the multiply-adds, which may or
-//! may not be fused); those results feed nothing else.
+//! `sqrt`; `1e-6 * (|a * b| + |c|)` for the multiply-adds, around the
+//! fused or the unfused result: either is right, and they differ beyond
+//! any tolerance where the product overflows); those results feed nothing
+//! else.
 //!
 //! Float inputs are special values (`±0`, `±inf`, NaN, `±1e30`, `1`,
 //! `0.5`, ...) or normal numbers between about `1e-6` and `1e12` in
@@ -94,7 +96,9 @@
 //! [`GEN_CONST_ZERO_DIVISOR`] (differences on lavapipe found by this
 //! fuzzer), [`GEN_CONST_BLOCK_OPERANDS`] (WGSL that naga rejects, found by
 //! this fuzzer), and [`GEN_FAST_MATH_IDENTITIES`] (driver latitude the
-//! documentation allows).
+//! documentation allows). `AMP_FUZZ_FLAGS` changes them for one build
+//! without editing this file ([`Flags::parse`]): `AMP_FUZZ_FLAGS=bool_xor`
+//! turns one on, `all` every one, `-match` one off.
 
 use std::fmt::Write as _;
 
@@ -136,6 +140,105 @@ pub(crate) const GEN_MATCH: bool = true;
 /// multiply-add).
 pub(crate) const GEN_APPROX_F32: bool = true;
 
+/// Which flagged constructs are generated: the `GEN_*` constants, changed
+/// by `AMP_FUZZ_FLAGS` (see [`Flags::parse`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Flags {
+    /// [`GEN_BOOL_XOR`].
+    pub(crate) bool_xor: bool,
+    /// [`GEN_WRAPPING_NEG`].
+    pub(crate) wrapping_neg: bool,
+    /// [`GEN_SELF_MUTATING_COMPOUND`].
+    pub(crate) self_mutating_compound: bool,
+    /// [`GEN_FRACT_OF_ROUNDED`].
+    pub(crate) fract_of_rounded: bool,
+    /// [`GEN_ABS_ZERO_SIGN`].
+    pub(crate) abs_zero_sign: bool,
+    /// [`GEN_CONST_ZERO_DIVISOR`].
+    pub(crate) const_zero_divisor: bool,
+    /// [`GEN_FAST_MATH_IDENTITIES`].
+    pub(crate) fast_math_identities: bool,
+    /// [`GEN_CONST_BLOCK_OPERANDS`].
+    pub(crate) const_block_operands: bool,
+    /// [`GEN_MATCH`].
+    pub(crate) matches: bool,
+    /// [`GEN_APPROX_F32`].
+    pub(crate) approx_f32: bool,
+}
+
+impl Flags {
+    /// The `GEN_*` constants.
+    pub(crate) const DEFAULT: Flags = Flags {
+        bool_xor: GEN_BOOL_XOR,
+        wrapping_neg: GEN_WRAPPING_NEG,
+        self_mutating_compound: GEN_SELF_MUTATING_COMPOUND,
+        fract_of_rounded: GEN_FRACT_OF_ROUNDED,
+        abs_zero_sign: GEN_ABS_ZERO_SIGN,
+        const_zero_divisor: GEN_CONST_ZERO_DIVISOR,
+        fast_math_identities: GEN_FAST_MATH_IDENTITIES,
+        const_block_operands: GEN_CONST_BLOCK_OPERANDS,
+        matches: GEN_MATCH,
+        approx_f32: GEN_APPROX_F32,
+    };
+
+    /// The flags and their names (`bool_xor` for [`GEN_BOOL_XOR`]).
+    fn named(&mut self) -> [(&'static str, &mut bool); 10] {
+        [
+            ("bool_xor", &mut self.bool_xor),
+            ("wrapping_neg", &mut self.wrapping_neg),
+            ("self_mutating_compound", &mut self.self_mutating_compound),
+            ("fract_of_rounded", &mut self.fract_of_rounded),
+            ("abs_zero_sign", &mut self.abs_zero_sign),
+            ("const_zero_divisor", &mut self.const_zero_divisor),
+            ("fast_math_identities", &mut self.fast_math_identities),
+            ("const_block_operands", &mut self.const_block_operands),
+            ("match", &mut self.matches),
+            ("approx_f32", &mut self.approx_f32),
+        ]
+    }
+
+    /// [`Flags::DEFAULT`] changed by `spec`: names separated by commas,
+    /// each turned on, or off with a leading `-` (`GEN_BOOL_XOR` or
+    /// `bool_xor`; `all` for every flag): `AMP_FUZZ_FLAGS=all,-match`.
+    pub(crate) fn parse(spec: &str) -> Result<Flags, String> {
+        let mut flags = Flags::DEFAULT;
+        for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (on, name) = match item.strip_prefix('-') {
+                Some(name) => (false, name),
+                None => (true, item.strip_prefix('+').unwrap_or(item)),
+            };
+            let name = name.to_ascii_lowercase();
+            let name = name.strip_prefix("gen_").unwrap_or(&name);
+            let mut found = false;
+            for (n, v) in flags.named() {
+                if name == "all" || n == name {
+                    *v = on;
+                    found = true;
+                }
+            }
+            if !found {
+                return Err(format!("no fuzz flag `{item}`"));
+            }
+        }
+        Ok(flags)
+    }
+
+    /// The flags that differ from [`Flags::DEFAULT`], in
+    /// `AMP_FUZZ_FLAGS` form (empty if none).
+    pub(crate) fn changes(mut self) -> String {
+        let mut default = Flags::DEFAULT;
+        let now: Vec<(&str, bool)> = self.named().into_iter().map(|(n, v)| (n, *v)).collect();
+        default
+            .named()
+            .into_iter()
+            .zip(now)
+            .filter(|((_, d), (_, v))| **d != *v)
+            .map(|(_, (n, v))| if v { n.to_string() } else { format!("-{n}") })
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
 /// Inputs of each type per work item.
 pub(crate) const INPUTS: usize = 3;
 /// Kernels per test function.
@@ -154,19 +257,22 @@ const OUT_EXPR_DEPTH: u32 = 4;
 /// documentation): constants, `run_K` and `host_K` functions, the
 /// `CASES` table and one `#[amp_test(no_snapshots)]` test per
 /// [`BATCH`] kernels, to be included in `tests/tests/fuzz.rs`.
-pub(crate) fn generate(seed: u64, count: usize) -> String {
+pub(crate) fn generate(seed: u64, count: usize, flags: Flags) -> String {
     let mut out = String::new();
+    let changes = flags.changes();
     let _ = writeln!(
         out,
         "// Generated by tests/fuzz/gen.rs (tests/build.rs) from AMP_FUZZ_SEED={seed} \
-         AMP_FUZZ_COUNT={count}: do not edit.\n"
+         AMP_FUZZ_COUNT={count} AMP_FUZZ_FLAGS={changes:?}: do not edit.\n"
     );
+    let _ = writeln!(out, "/// The flags changed by `AMP_FUZZ_FLAGS`.");
+    let _ = writeln!(out, "pub(crate) const FLAGS: &str = {changes:?};");
     let _ = writeln!(out, "/// The generator's seed.");
     let _ = writeln!(out, "pub(crate) const SEED: u64 = {seed};");
     let _ = writeln!(out, "/// The number of kernels.");
     let _ = writeln!(out, "pub(crate) const COUNT: usize = {count};\n");
     for no in 0..count {
-        let mut g = Gen::new(seed, no);
+        let mut g = Gen::new(seed, no, flags);
         out.push_str(&g.kernel(no));
     }
     let _ = writeln!(out, "/// Every kernel, by number.");
@@ -440,6 +546,7 @@ struct Var {
 
 struct Gen {
     rng: Rng,
+    f: Flags,
     vars: Vec<Var>,
     next: usize,
     /// Directly in a loop body (not inside an expression): `break` and
@@ -452,11 +559,12 @@ struct Gen {
 const INT_TYPES: [Ty; 2] = [Ty::I32, Ty::U32];
 
 impl Gen {
-    fn new(seed: u64, no: usize) -> Gen {
+    fn new(seed: u64, no: usize, f: Flags) -> Gen {
         let mut rng = Rng(seed ^ (no as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
         rng.next();
         Gen {
             rng,
+            f,
             vars: Vec::new(),
             next: 0,
             in_loop: false,
@@ -527,20 +635,20 @@ impl Gen {
         let _ = writeln!(kb, "    ou[idx] = {};", eu.k);
         let _ = writeln!(hb, "    let out_i: i32 = {};", ei.h);
         let _ = writeln!(hb, "    let out_u: u32 = {};", eu.h);
-        if GEN_APPROX_F32 && self.rng.chance(25) {
+        if self.f.approx_f32 && self.rng.chance(25) {
             let (k, h) = self.approx_f32();
             let _ = writeln!(kb, "    of[idx] = {k};");
-            let _ = writeln!(hb, "    let (out_f, tol, zero_sign) = {h};");
+            let _ = writeln!(hb, "    let (out_f, alt, tol, zero_sign) = {h};");
         } else {
             let ef = self.ex(Ty::F32, OUT_EXPR_DEPTH, LOOSE);
             let _ = writeln!(kb, "    of[idx] = {};", ef.k);
             let _ = writeln!(
                 hb,
-                "    let (out_f, tol, zero_sign): (f32, f32, bool) = ({}, 0.0, {});",
+                "    let out_f: f32 = {};\n    let (alt, tol, zero_sign) = (out_f, 0.0, {});",
                 ef.h, ef.fp.zdef
             );
         }
-        hb.push_str("    Want { i: out_i, u: out_u, f: out_f, tol, zero_sign }\n");
+        hb.push_str("    Want { i: out_i, u: out_u, f: out_f, alt, tol, zero_sign }\n");
 
         let mut s = String::new();
         let _ = writeln!(s, "// Kernel {no}.");
@@ -571,7 +679,7 @@ impl Gen {
     }
 
     /// An `f32` output compared within a tolerance: its kernel text and a
-    /// host expression of `(value, tolerance, false)`.
+    /// host expression of `(value, other right value, tolerance, false)`.
     fn approx_f32(&mut self) -> (String, String) {
         let d = OUT_EXPR_DEPTH - 1;
         loop {
@@ -583,27 +691,27 @@ impl Gen {
                     let Some([a, b]) = self.operands::<2>(d, EXACT) else {
                         continue;
                     };
-                    if !b.fp.zdef || (!GEN_CONST_ZERO_DIVISOR && !b.fp.varies) {
+                    if !b.fp.zdef || (!self.f.const_zero_divisor && !b.fp.varies) {
                         continue;
                     }
                     return (
                         format!("({} / {})", a.k, b.k),
                         format!(
                             "{{ let a_: f32 = {}; let b_: f32 = {}; let q_ = a_ / b_; \
-                             (q_, 1e-5 * q_.abs(), false) }}",
+                             (q_, q_, 1e-5 * q_.abs(), false) }}",
                             a.h, b.h
                         ),
                     );
                 }
                 1 => {
                     let a = self.ex(Ty::F32, d, EXACT);
-                    if !GEN_CONST_BLOCK_OPERANDS && a.has_block() {
+                    if !self.f.const_block_operands && a.has_block() {
                         continue;
                     }
                     return (
                         format!("({}).sqrt()", a.k),
                         format!(
-                            "{{ let a_: f32 = {}; let s_ = a_.sqrt(); (s_, 1e-5 * s_.abs(), false) }}",
+                            "{{ let a_: f32 = {}; let s_ = a_.sqrt(); (s_, s_, 1e-5 * s_.abs(), false) }}",
                             a.h
                         ),
                     );
@@ -612,12 +720,17 @@ impl Gen {
                     let Some([a, b, c]) = self.operands::<3>(d, EXACT) else {
                         continue;
                     };
+                    // Either result is right: fused, or not (the product
+                    // may overflow where the fused sum does not).
                     let (k, v) = if n == 2 {
-                        (format!("(({} * {}) + {})", a.k, b.k, c.k), "(a_ * b_) + c_")
+                        (
+                            format!("(({} * {}) + {})", a.k, b.k, c.k),
+                            "(a_ * b_) + c_, f32::mul_add(a_, b_, c_)",
+                        )
                     } else {
                         (
                             format!("({}).mul_add({}, {})", a.k, b.k, c.k),
-                            "f32::mul_add(a_, b_, c_)",
+                            "f32::mul_add(a_, b_, c_), (a_ * b_) + c_",
                         )
                     };
                     return (
@@ -791,12 +904,12 @@ impl Gen {
         }
         let i = self.pick_mut(&[Ty::I32, Ty::U32, Ty::Bool])?;
         let (name, ty) = (self.vars[i].name.clone(), self.vars[i].ty);
-        if !GEN_SELF_MUTATING_COMPOUND {
+        if !self.f.self_mutating_compound {
             self.vars[i].frozen = true;
         }
         let t = ty.name();
         let result = if ty == Ty::Bool {
-            let ops: &[&str] = if GEN_BOOL_XOR {
+            let ops: &[&str] = if self.f.bool_xor {
                 &["&", "|", "^"]
             } else {
                 &["&", "|"]
@@ -1344,7 +1457,7 @@ impl Gen {
             6,
             4,
             2,
-            i32_only(3) + if GEN_WRAPPING_NEG { u32_only(2) } else { 0 },
+            i32_only(3) + if self.f.wrapping_neg { u32_only(2) } else { 0 },
             2,
             2,
             3,
@@ -1355,7 +1468,7 @@ impl Gen {
             5,
             3,
             4,
-            if GEN_MATCH { 3 } else { 0 },
+            if self.f.matches { 3 } else { 0 },
             u32_only(2),
         ];
         let e = match self.rng.weighted(&weights) {
@@ -1386,7 +1499,7 @@ impl Gen {
                 let a = self.ex(ty, d - 1, ANY);
                 let st = self.int_ty();
                 let b = self.ex(st, d - 1, ANY);
-                if !GEN_CONST_BLOCK_OPERANDS && (a.has_block() || b.has_block()) {
+                if !self.f.const_block_operands && (a.has_block() || b.has_block()) {
                     return None;
                 }
                 Ex::new(
@@ -1546,7 +1659,7 @@ impl Gen {
             on(!req.varies, 6),
             3,
             3,
-            on(GEN_MATCH, 2),
+            on(self.f.matches, 2),
         ];
         let inner = req.typed();
         // The operands of an arithmetic operation.
@@ -1576,7 +1689,7 @@ impl Gen {
                     .with(fp)
                 } else {
                     let a = self.ex(Ty::F32, d - 1, exact);
-                    if !GEN_CONST_BLOCK_OPERANDS && a.has_block() {
+                    if !self.f.const_block_operands && a.has_block() {
                         return None;
                     }
                     let fp = a.fp.arith(a.fp);
@@ -1588,13 +1701,13 @@ impl Gen {
                 // `abs` of a zero the driver knows (a constant `-0.0`) may
                 // keep its sign (`GEN_ABS_ZERO_SIGN`).
                 let abs = self.rng.chance(50);
-                if abs && req.zdef && !GEN_ABS_ZERO_SIGN {
+                if abs && req.zdef && !self.f.abs_zero_sign {
                     return None;
                 }
                 let a = self.ex(Ty::F32, d - 1, inner);
                 if abs {
                     let fp = Fp {
-                        zdef: a.fp.zdef && GEN_ABS_ZERO_SIGN,
+                        zdef: a.fp.zdef && self.f.abs_zero_sign,
                         ..a.fp
                     };
                     Ex::new(format!("({}).abs()", a.k), format!("f32::abs({})", a.h)).with(fp)
@@ -1613,7 +1726,7 @@ impl Gen {
                 // The driver may take `floor(x) - trunc(floor(x))` for 0,
                 // also where `x` is infinite (`GEN_FRACT_OF_ROUNDED`).
                 let r = Req {
-                    no_rnd: !GEN_FRACT_OF_ROUNDED,
+                    no_rnd: req.no_rnd || !self.f.fract_of_rounded,
                     ..inner
                 };
                 let a = self.ex(Ty::F32, d - 1, r);
@@ -1779,7 +1892,7 @@ impl Gen {
                 untyped: i > 0,
                 ..req
             };
-            let r = if GEN_FAST_MATH_IDENTITIES {
+            let r = if self.f.fast_math_identities {
                 r
             } else if mode == 0 {
                 Req { fin: true, ..r }
@@ -1789,10 +1902,10 @@ impl Gen {
             let mut found = None;
             for _ in 0..4 {
                 let e = self.ex(Ty::F32, d, r);
-                if !GEN_CONST_BLOCK_OPERANDS && e.has_block() {
+                if !self.f.const_block_operands && e.has_block() {
                     continue;
                 }
-                if GEN_FAST_MATH_IDENTITIES || mode == 0 || e.fp.srcs & srcs == 0 {
+                if self.f.fast_math_identities || mode == 0 || e.fp.srcs & srcs == 0 {
                     found = Some(e);
                     break;
                 }
@@ -1807,76 +1920,82 @@ impl Gen {
     /// A `bool` expression with an operator or call at the top, or `None`
     /// to draw again.
     fn bool_node(&mut self, d: u32) -> Option<Ex> {
-        let e =
-            match self
-                .rng
-                .weighted(&[25, 4, 8, 5, 5, 2, 3, 2, 3, if GEN_MATCH { 1 } else { 0 }])
-            {
-                0 => {
-                    let ct =
-                        [Ty::I32, Ty::U32, Ty::F32, Ty::Bool][self.rng.weighted(&[3, 3, 4, 1])];
-                    let ops: &[&str] = if ct == Ty::Bool {
-                        &["==", "!="]
-                    } else {
-                        &["==", "!=", "<", "<=", ">", ">="]
-                    };
-                    let op = ops[self.rng.below(ops.len())];
-                    let a = self.ex(ct, d - 1, ANY);
-                    let b = self.ex(ct, d - 1, LOOSE);
-                    Ex::new(
-                        format!("({} {op} {})", a.k, b.k),
-                        format!("({} {op} {})", a.h, b.h),
-                    )
+        let e = match self.rng.weighted(&[
+            25,
+            4,
+            8,
+            5,
+            5,
+            2,
+            3,
+            2,
+            3,
+            if self.f.matches { 1 } else { 0 },
+        ]) {
+            0 => {
+                let ct = [Ty::I32, Ty::U32, Ty::F32, Ty::Bool][self.rng.weighted(&[3, 3, 4, 1])];
+                let ops: &[&str] = if ct == Ty::Bool {
+                    &["==", "!="]
+                } else {
+                    &["==", "!=", "<", "<=", ">", ">="]
+                };
+                let op = ops[self.rng.below(ops.len())];
+                let a = self.ex(ct, d - 1, ANY);
+                let b = self.ex(ct, d - 1, LOOSE);
+                Ex::new(
+                    format!("({} {op} {})", a.k, b.k),
+                    format!("({} {op} {})", a.h, b.h),
+                )
+            }
+            1 => {
+                let a = self.ex(Ty::Bool, d - 1, ANY);
+                Ex::new(format!("(!{})", a.k), format!("(!{})", a.h))
+            }
+            2 | 3 => {
+                let ops: &[&str] = if self.f.bool_xor {
+                    &["&&", "||", "&", "|", "^"]
+                } else {
+                    &["&&", "||", "&", "|"]
+                };
+                let op = ops[self.rng.below(ops.len())];
+                let a = self.ex(Ty::Bool, d - 1, ANY);
+                let b = self.ex(Ty::Bool, d - 1, ANY);
+                Ex::new(
+                    format!("({} {op} {})", a.k, b.k),
+                    format!("({} {op} {})", a.h, b.h),
+                )
+            }
+            4 => {
+                if self.rng.chance(70) {
+                    let m = ["is_nan", "is_finite", "is_infinite"][self.rng.below(3)];
+                    let a = self.ex(Ty::F32, d - 1, ANY);
+                    Ex::new(format!("({}).{m}()", a.k), format!("f32::{m}({})", a.h))
+                } else {
+                    let m = ["is_sign_negative", "is_sign_positive"][self.rng.below(2)];
+                    let a = self.ex(
+                        Ty::F32,
+                        d - 1,
+                        Req {
+                            no_nan: true,
+                            zdef: true,
+                            ..ANY
+                        },
+                    );
+                    Ex::new(format!("({}).{m}()", a.k), format!("f32::{m}({})", a.h))
                 }
-                1 => {
-                    let a = self.ex(Ty::Bool, d - 1, ANY);
-                    Ex::new(format!("(!{})", a.k), format!("(!{})", a.h))
-                }
-                2 | 3 => {
-                    let ops: &[&str] = if GEN_BOOL_XOR {
-                        &["&&", "||", "&", "|", "^"]
-                    } else {
-                        &["&&", "||", "&", "|"]
-                    };
-                    let op = ops[self.rng.below(ops.len())];
-                    let a = self.ex(Ty::Bool, d - 1, ANY);
-                    let b = self.ex(Ty::Bool, d - 1, ANY);
-                    Ex::new(
-                        format!("({} {op} {})", a.k, b.k),
-                        format!("({} {op} {})", a.h, b.h),
-                    )
-                }
-                4 => {
-                    if self.rng.chance(70) {
-                        let m = ["is_nan", "is_finite", "is_infinite"][self.rng.below(3)];
-                        let a = self.ex(Ty::F32, d - 1, ANY);
-                        Ex::new(format!("({}).{m}()", a.k), format!("f32::{m}({})", a.h))
-                    } else {
-                        let m = ["is_sign_negative", "is_sign_positive"][self.rng.below(2)];
-                        let a = self.ex(
-                            Ty::F32,
-                            d - 1,
-                            Req {
-                                no_nan: true,
-                                zdef: true,
-                                ..ANY
-                            },
-                        );
-                        Ex::new(format!("({}).{m}()", a.k), format!("f32::{m}({})", a.h))
-                    }
-                }
-                5 => {
-                    let a = self.ex(Ty::U32, d - 1, ANY);
-                    Ex::new(
-                        format!("({}).is_power_of_two()", a.k),
-                        format!("u32::is_power_of_two({})", a.h),
-                    )
-                }
-                6 => self.if_ex(Ty::Bool, d, ANY),
-                7 => self.let_block(Ty::Bool, d, ANY),
-                8 => return self.mut_block(Ty::Bool, d, ANY),
-                _ => self.match_ex(Ty::Bool, d, ANY),
-            };
+            }
+            5 => {
+                let a = self.ex(Ty::U32, d - 1, ANY);
+                Ex::new(
+                    format!("({}).is_power_of_two()", a.k),
+                    format!("u32::is_power_of_two({})", a.h),
+                )
+            }
+            6 => self.if_ex(Ty::Bool, d, ANY),
+            7 => self.let_block(Ty::Bool, d, ANY),
+            8 => return self.mut_block(Ty::Bool, d, ANY),
+            _ => self.match_ex(Ty::Bool, d, ANY),
+        };
         Some(e)
     }
 }

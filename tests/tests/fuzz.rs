@@ -40,6 +40,9 @@
 //!
 //! Known bugs keep some constructs out of the generated kernels until
 //! they are fixed: the `GEN_*` flags at the top of `tests/fuzz/gen.rs`.
+//! `AMP_FUZZ_FLAGS` turns them on or off for one build, to check a fix
+//! (`AMP_FUZZ_FLAGS=bool_xor,wrapping_neg`, or `all`; `-match` turns one
+//! off).
 
 #[path = "kernel_support/mod.rs"]
 mod kernel_support;
@@ -86,7 +89,10 @@ struct Want {
     i: i32,
     u: u32,
     f: f32,
-    /// Absolute tolerance of `f` (0: bit for bit, NaNs alike).
+    /// Another right `f32` result (`f` unless fusing a multiply-add may
+    /// change it).
+    alt: f32,
+    /// Absolute tolerance of `f` and `alt` (0: bit for bit, NaNs alike).
     tol: f32,
     /// Whether the sign of a zero `f` must match.
     zero_sign: bool,
@@ -210,7 +216,11 @@ fn inputs(seed: u64) -> Inputs {
 
 /// Whether the `f32` result `got` is what `want` allows.
 fn f32_matches(got: f32, want: &Want) -> bool {
-    let w = want.f;
+    f32_is(got, want.f, want) || f32_is(got, want.alt, want)
+}
+
+/// Whether `got` is `w`, as `want` compares.
+fn f32_is(got: f32, w: f32, want: &Want) -> bool {
     if w.is_nan() || got.is_nan() {
         return w.is_nan() && got.is_nan();
     }
@@ -234,7 +244,7 @@ fn show_f32(x: f32) -> String {
 /// Runs `cases[range]` on every accelerator of the test's kind, and fails
 /// naming every kernel whose results differ from the host's.
 fn run_batch(cases: &[Case], range: Range<usize>) {
-    use generated::{COUNT, SEED};
+    use generated::{COUNT, FLAGS, SEED};
     let mut failed: Vec<String> = Vec::new();
     for (view, label) in views(QueuingMode::Automatic) {
         let kind = u64::from(view.accelerator().is_cpu());
@@ -250,7 +260,7 @@ fn run_batch(cases: &[Case], range: Range<usize>) {
                 f: vec![f32::from_bits(POISON_F32_BITS); ITEMS],
             };
             let head = format!(
-                "fuzz kernel {no} on {label}: AMP_FUZZ_SEED={SEED} AMP_FUZZ_COUNT={COUNT}, input seed {input_seed:#x}"
+                "fuzz kernel {no} on {label}: AMP_FUZZ_SEED={SEED} AMP_FUZZ_COUNT={COUNT} AMP_FUZZ_FLAGS={FLAGS:?}, input seed {input_seed:#x}"
             );
             let launched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 (case.run)(&view, &x, &mut o)
@@ -334,10 +344,15 @@ fn compare(case: &Case, x: &Inputs, o: &Outputs, report: &mut String) {
         if !ok_f {
             let _ = writeln!(
                 report,
-                "    of: got {}{}, want {} (tolerance {:e}, zero sign {})",
+                "    of: got {}{}, want {}{} (tolerance {:e}, zero sign {})",
                 show_f32(gf),
                 unwritten(gf.to_bits() == POISON_F32_BITS),
                 show_f32(want.f),
+                if want.alt.to_bits() == want.f.to_bits() {
+                    String::new()
+                } else {
+                    format!(" or {}", show_f32(want.alt))
+                },
                 want.tol,
                 if want.zero_sign {
                     "compared"
