@@ -105,14 +105,14 @@ use std::fmt::Write as _;
 
 /// `bool ^ bool` and `b ^= c` (they lowered to invalid WGSL; fixed, and
 /// 2000 kernels with the flag on pass: turn it on).
-pub(crate) const GEN_BOOL_XOR: bool = false;
+pub(crate) const GEN_BOOL_XOR: bool = true;
 /// `u32::wrapping_neg()` (it lowered to invalid WGSL; fixed, and 2000
 /// kernels with the flag on pass: turn it on).
-pub(crate) const GEN_WRAPPING_NEG: bool = false;
+pub(crate) const GEN_WRAPPING_NEG: bool = true;
 /// A compound assignment whose right side assigns its own target
 /// (`v -= { v += 1; v }`: the CPU accelerator computed it wrongly; fixed,
 /// and 2000 kernels with the flag on pass: turn it on).
-pub(crate) const GEN_SELF_MUTATING_COMPOUND: bool = false;
+pub(crate) const GEN_SELF_MUTATING_COMPOUND: bool = true;
 /// `fract` of a value containing `floor`, `ceil`, `trunc` or `round`
 /// (lavapipe gives `0.0` for `x.trunc().fract()` with `x` infinite or NaN,
 /// Rust NaN: documented driver latitude, `docs/kernel-language.md`
@@ -142,7 +142,7 @@ pub(crate) const GEN_FAST_MATH_IDENTITIES: bool = false;
 /// built-in function argument is out of valid range"); literal operands
 /// were fine. Fixed in the WGSL writer, and 2000 kernels with the flag on
 /// pass: turn it on.
-pub(crate) const GEN_CONST_BLOCK_OPERANDS: bool = false;
+pub(crate) const GEN_CONST_BLOCK_OPERANDS: bool = true;
 /// `match` expressions.
 pub(crate) const GEN_MATCH: bool = true;
 /// `f32` outputs compared within a tolerance (division, `sqrt`,
