@@ -192,7 +192,11 @@ pub mod kernel {
         assert_words, assert_writable, struct_bind, struct_kind,
     };
     pub use crate::kernel::cpu::{LocalTile, Slots, TileAt, TileBatch, WorkItem};
-    pub use crate::kernel::ir;
+    /// The kernel IR, as the generated code names it.
+    pub mod ir {
+        pub use crate::kernel::types::type_of;
+        pub use amp_ir::*;
+    }
     pub use crate::kernel::math::{
         Abs, BitcastAs, Bits, Componentwise, Cross, Euclid, Float, FromBits, Geometric, Num,
         PowerOfTwo, Reshape, Shape, ToBits,

@@ -144,3 +144,15 @@ pub enum Error {
     #[error("accelerator runtime error: {0}")]
     Runtime(String),
 }
+
+impl From<amp_ir::Error> for Error {
+    fn from(e: amp_ir::Error) -> Self {
+        match e {
+            amp_ir::Error::Compile { kernel, message } => Error::KernelCompile { kernel, message },
+            amp_ir::Error::Unsupported { target, feature } => Error::UnsupportedFeature {
+                accelerator: target,
+                feature,
+            },
+        }
+    }
+}

@@ -10,7 +10,7 @@ use parking_lot::Mutex;
 
 use crate::Result;
 use crate::backend::device::DeviceContext;
-use crate::kernel::ir::Span;
+use amp_ir::Span;
 
 /// How long one kernel launch ran on its accelerator.
 ///

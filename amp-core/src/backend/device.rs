@@ -75,7 +75,7 @@ pub(crate) struct DeviceContext {
 
 /// The status buffer of llvmpipe's loop guard: kernels compiled with the
 /// guard count the loop entries and iterations of each work item and store
-/// 1 here when a count reaches `wgsl::LOOP_GUARD_LIMIT`, below the 65,535 at
+/// 1 here when a count reaches `amp_ir::LOOP_GUARD_LIMIT`, below the 65,535 at
 /// which llvmpipe silently ends every loop of the work item. Checked when
 /// the device's work is waited for; a set status loses the device (as a
 /// GPU's watchdog would), so that no result computed with cut loops is
@@ -299,7 +299,7 @@ impl DeviceContext {
         if status != 0 {
             self.health.lost.lock().get_or_insert(format!(
                 "a kernel ran {} or more loop entries and iterations in one work item on llvmpipe, which silently ends every loop of a work item after 65,535: its results are not Rust's (run it on the CPU accelerator or another GPU; see docs/kernel-language.md)",
-                crate::kernel::wgsl::LOOP_GUARD_LIMIT
+                amp_ir::LOOP_GUARD_LIMIT
             ));
         }
         self.check()

@@ -4,10 +4,11 @@
 use std::sync::Arc;
 
 use crate::backend::storage::{DeviceBinding, Storage};
-use crate::kernel::ir::{CaptureKind, Scalar, Type};
 use crate::kernel::native::CpuView;
+use crate::kernel::types::{of_element, type_of};
 use crate::layout::Layout;
 use crate::{AcceleratorView, Access, Array, ArrayView, Element, Error, ReadWrite, Result};
+use amp_ir::{CaptureKind, Scalar, Type};
 
 /// A container's binding for one launch.
 pub struct BoundContainer {
@@ -74,7 +75,7 @@ pub enum Bound<C> {
 
 fn elem_type<T: Element>() -> Result<Type> {
     let e = T::element_type();
-    Type::of_element(&e).ok_or_else(|| Error::UnsupportedFeature {
+    of_element(&e).ok_or_else(|| Error::UnsupportedFeature {
         accelerator: "kernel compiler".to_string(),
         feature: format!("containers of `{}` in kernels", e.name),
     })
@@ -125,7 +126,7 @@ impl<T: Element, const N: usize, A: Access> Capture for ArrayView<'_, T, N, A> {
 
     fn kind(&self) -> CaptureKind {
         CaptureKind::Container {
-            elem: Type::of::<T>(),
+            elem: type_of::<T>(),
             rank: N as u32,
             writable: A::WRITABLE,
         }
@@ -143,7 +144,7 @@ impl<T: Element, const N: usize> Capture for Array<T, N> {
 
     fn kind(&self) -> CaptureKind {
         CaptureKind::Container {
-            elem: Type::of::<T>(),
+            elem: type_of::<T>(),
             rank: N as u32,
             writable: true,
         }
@@ -273,14 +274,14 @@ macro_rules! vector_capture {
         impl Capture for crate::$t {
             type Cpu = crate::$t;
             fn kind(&self) -> CaptureKind {
-                match Type::of::<crate::$t>() {
+                match type_of::<crate::$t>() {
                     Type::Vector(n, s) => CaptureKind::Vector(n, s),
                     _ => unreachable!("a short vector"),
                 }
             }
             fn bind(&self, _view: &AcceleratorView) -> Result<Bound<crate::$t>> {
                 // The components' bytes, without the padding of 3-vectors.
-                let Type::Vector(n, s) = Type::of::<crate::$t>() else {
+                let Type::Vector(n, s) = type_of::<crate::$t>() else {
                     unreachable!("a short vector");
                 };
                 let len = usize::from(n) * if s == Scalar::F64 { 2 } else { 1 };
@@ -364,7 +365,7 @@ impl<const N: usize> BindNative for crate::Extent<N> {
 /// The capture kind of a `#[derive(Element)]` struct captured by value
 /// (for the derive's `Capture` impl).
 pub fn struct_kind<T: Element>() -> CaptureKind {
-    CaptureKind::Struct(Type::of::<T>())
+    CaptureKind::Struct(type_of::<T>())
 }
 
 /// Binds a `#[derive(Element)]` struct captured by value: its bytes become
@@ -375,7 +376,7 @@ pub fn struct_kind<T: Element>() -> CaptureKind {
 /// [`Error::UnsupportedFeature`] for a struct with `f64` fields (GPU
 /// parameters carry 32-bit words; capture a view of it instead).
 pub fn struct_bind<T: Element>(value: &T) -> Result<Bound<T>> {
-    if Type::of::<T>().uses_f64() {
+    if type_of::<T>().uses_f64() {
         return Err(Error::UnsupportedFeature {
             accelerator: "kernel compiler".to_string(),
             feature: format!(

@@ -24,13 +24,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
-use super::{KernelSite, cancel, kernel_error, native, resources};
+use super::{KernelSite, cancel, kernel_error, native};
 use crate::{Error, Extent, Index, Result, TiledExtent, TiledIndex};
 
 /// The stack of a pool thread: room for the deepest native kernel (its
 /// locals, several copies of them in unoptimised code, are bounded by
-/// [`resources::MAX_LOCAL_BYTES`]).
-const POOL_STACK: usize = 2 * 1024 * 1024 + 4 * resources::MAX_LOCAL_BYTES as usize;
+/// [`amp_ir::MAX_LOCAL_BYTES`]).
+const POOL_STACK: usize = 2 * 1024 * 1024 + 4 * amp_ir::MAX_LOCAL_BYTES as usize;
 
 /// Below this many work items (and this much local memory), a non-tiled
 /// launch runs on the calling thread: waking the pool costs more.

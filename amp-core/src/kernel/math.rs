@@ -1,6 +1,6 @@
 //! Built-in functions of the kernel language, for the native (CPU) form of
 //! kernel bodies. Each has the WGSL counterpart named in
-//! [`Builtin`](super::ir::Builtin).
+//! [`Builtin`](amp_ir::Builtin).
 
 /// Functions of both integers and floats.
 pub trait Num: Copy {

@@ -2,25 +2,20 @@
 //! validation -> a cached compute pipeline, and the launch path for GPUs and
 //! the CPU accelerator.
 //!
-//! Stages, as in naga: [`ir`] (what the macros build), [`typeck`] (types
-//! with Rust's rules), [`passes`] (folding, unrolling, scalar replacement),
-//! [`wgsl`] (the writer and its namer), [`validate`] (naga; wgpu is handed
-//! its module), then [`launch`](launch()) (binding, parameters, dispatch).
-//! The native form of a body calls [`native`] and [`math`].
+//! The compiler is the `amp-ir` crate: [`amp_ir::compile`] takes the IR the
+//! macros build through typing, resource checks, the optimising passes, the
+//! WGSL writer and naga validation. This module is the runtime's side:
+//! [`launch`](launch()) (binding, parameters, dispatch, the pipeline cache)
+//! for GPUs, and the CPU accelerator's native forms, which call [`native`]
+//! and [`math`]. [`types`] maps element types to kernel types.
 
 pub(crate) mod cancel;
 pub(crate) mod capture;
 pub(crate) mod cpu;
-pub(crate) mod instance;
-pub mod ir;
 pub(crate) mod math;
 pub(crate) mod native;
-pub(crate) mod passes;
-pub(crate) mod resources;
 pub(crate) mod snapshot;
-pub(crate) mod typeck;
-pub(crate) mod validate;
-pub(crate) mod wgsl;
+pub(crate) mod types;
 
 use std::any::TypeId;
 use std::collections::HashMap;
@@ -32,9 +27,8 @@ use crate::backend::device::DeviceContext;
 use crate::backend::storage::{CpuMem, DeviceBinding};
 use crate::kernel_timing::TimingLog;
 use crate::{AcceleratorView, Error, Extent, Index, Result, TiledIndex};
+use amp_ir::{Block, CaptureKind, Compiled, Kernel, Resources, Span, Target};
 use capture::{BoundOrScalar, CaptureList, ScalarValue};
-use ir::{Block, CaptureKind, Kernel, Span};
-use resources::Resources;
 
 /// Where a kernel is in the user's source, and its captures' names.
 #[derive(Debug)]
@@ -59,7 +53,7 @@ type KernelKey = (TypeId, Vec<u64>);
 pub(crate) struct CompiledKernel {
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
-    params: wgsl::ParamLayout,
+    params: amp_ir::ParamLayout,
     immediates: bool,
     /// Whether the kernel binds the device's loop-guard status buffer.
     loop_guard: bool,
@@ -106,103 +100,37 @@ pub fn compiled_sources(view: &AcceleratorView) -> Vec<String> {
 ///
 /// [`Error::KernelCompile`] if the kernel cannot be lowered.
 pub fn lower_to_wgsl(kernel: Kernel, features: wgpu::Features) -> Result<String> {
-    lower(kernel, features, 0, false, &[]).map(|(s, _, _)| s.source)
+    lower(kernel, features, 0, false, &[]).map(|c| c.shader.source)
 }
 
-/// Lowers `kernel` to validated WGSL for a device with `features`, passing
-/// the parameters as immediates when they fit in `max_immediate` bytes,
-/// with the loop guard of llvmpipe if `loop_guard`; also returns what the
-/// kernel needs besides its code, and the writable container captures
-/// (other than those in `keep`) that it never writes, which its WGSL
-/// declares read-only.
+/// What the compiler may use on a device with `features`.
+pub(crate) fn target(features: wgpu::Features, max_immediate: u32, loop_guard: bool) -> Target {
+    Target {
+        immediates: features.contains(wgpu::Features::IMMEDIATES),
+        max_immediate_bytes: max_immediate,
+        f16: features.contains(wgpu::Features::SHADER_F16),
+        f64: features.contains(wgpu::Features::SHADER_F64),
+        subgroups: features.contains(wgpu::Features::SUBGROUP),
+        loop_guard,
+    }
+}
+
+/// Lowers `kernel` to validated WGSL for a device with `features` (see
+/// [`amp_ir::compile`]), passing the parameters as immediates when they fit
+/// in `max_immediate` bytes, with the loop guard of llvmpipe if
+/// `loop_guard`.
 pub(crate) fn lower(
-    mut kernel: Kernel,
+    kernel: Kernel,
     features: wgpu::Features,
     max_immediate: u32,
     loop_guard: bool,
     keep: &[usize],
-) -> Result<(wgsl::Shader, Resources, Vec<usize>)> {
-    let mut types = typeck::check(&mut kernel)?;
-    let needs = resources::measure(&kernel, &types)?;
-    passes::optimize(&mut kernel, &mut types)?;
-    let mut immediates = features.contains(wgpu::Features::IMMEDIATES);
-    let mut shader = wgsl::write(&kernel, &types, immediates, loop_guard)?;
-    if shader.immediates && shader.params.words * 4 > max_immediate {
-        immediates = false;
-        shader = wgsl::write(&kernel, &types, false, loop_guard)?;
-    }
-    let mut module = validate::validate(&shader.source, &kernel.name, features)?;
-    // Writable views that no statement writes are declared `read`: the
-    // driver may then use read-only caches for them.
-    let containers: Vec<usize> = (0..kernel.captures.len())
-        .filter(|&i| matches!(kernel.captures[i].1, CaptureKind::Container { .. }))
-        .collect();
-    let demoted: Vec<usize> = validate::never_written(&module)
-        .into_iter()
-        .filter_map(|binding| containers.get(binding as usize).copied())
-        .filter(|i| !keep.contains(i))
-        .collect();
-    if !demoted.is_empty() {
-        for &i in &demoted {
-            if let CaptureKind::Container { writable, .. } = &mut kernel.captures[i].1 {
-                *writable = false;
-            }
-        }
-        shader = wgsl::write(&kernel, &types, immediates, loop_guard)?;
-        module = validate::validate(&shader.source, &kernel.name, features)?;
-    }
-    // Kernels of doc tests (compiled from a temporary file) are not dumped:
-    // their names would change with every run.
-    if let Ok(dir) = std::env::var("AMP_DUMP_WGSL")
-        && !kernel.name.starts_with('/')
-        && !kernel.name.contains("rustdoctest")
-    {
-        // One file per kernel, capture types (generic code instantiates a
-        // kernel per type) and parameter passing (devices differ).
-        let mut name = kernel.name.clone();
-        for (_, kind) in &kernel.captures {
-            name.push('.');
-            name.push_str(&match kind {
-                CaptureKind::Container {
-                    elem,
-                    rank,
-                    writable,
-                } => {
-                    format!(
-                        "{}{rank}{}",
-                        wgsl::type_wgsl(elem),
-                        if *writable { "w" } else { "r" }
-                    )
-                }
-                CaptureKind::Scalar(s) => s.rust().to_string(),
-                CaptureKind::Vector(n, s) => format!("{}x{n}", s.rust()),
-                CaptureKind::Index(n) => format!("idx{n}"),
-                CaptureKind::Struct(t) => wgsl::type_wgsl(t),
-            });
-        }
-        name.push_str(if shader.immediates {
-            ".imm"
-        } else {
-            ".uniform"
-        });
-        // Instances of one generic kernel with the same capture types can
-        // still differ (const generics): a content hash tells them apart,
-        // deterministically.
-        // What every other GPU runs: the loop guard is llvmpipe's alone
-        // (and tested on its own), so snapshots do not depend on it.
-        let plain = if loop_guard {
-            wgsl::write(&kernel, &types, immediates, false)?.source
-        } else {
-            shader.source.clone()
-        };
-        let hash = plain.bytes().fold(0x811c_9dc5_u32, |h, b| {
-            (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-        });
-        name.push_str(&format!(".{hash:08x}"));
-        dump(&dir, &name, &plain);
-    }
-    shader.module = Some(Arc::new(module));
-    Ok((shader, needs, demoted))
+) -> Result<Compiled> {
+    Ok(amp_ir::compile(
+        kernel,
+        &target(features, max_immediate, loop_guard),
+        keep,
+    )?)
 }
 
 /// What the native form of each kernel needs (and whether it may run at
@@ -211,22 +139,13 @@ static CPU_KERNELS: Mutex<Option<HashMap<KernelKey, Result<Resources>>>> = Mutex
 
 /// Types and measures `kernel` for the CPU accelerator: the same checks as
 /// for a GPU (types, recursion, sizes), without writing WGSL.
-fn measure_native(mut kernel: Kernel) -> Result<Resources> {
-    let mut types = typeck::check(&mut kernel)?;
-    let needs = resources::measure(&kernel, &types)?;
-    // The native form is LLVM's to optimise; the passes run only for their
-    // errors (`#[unroll]` on a loop that cannot be), which every
-    // accelerator reports alike, and only where there is an `#[unroll]`:
-    // a first launch on the CPU stays cheap.
-    if passes::has_forced_unroll(&kernel.body) {
-        passes::optimize(&mut kernel, &mut types)?;
-    }
-    Ok(needs)
+fn measure_native(kernel: Kernel) -> Result<Resources> {
+    Ok(amp_ir::measure(kernel)?)
 }
 
 /// Refuses a kernel that needs more than `view`'s accelerator has: more
 /// `tile_static` memory than its limit, or more local memory per work item
-/// than [`resources::MAX_LOCAL_BYTES`].
+/// than [`amp_ir::MAX_LOCAL_BYTES`].
 fn check_resources(needs: &Resources, view: &AcceleratorView, site: &KernelSite) -> Result<()> {
     let acc = view.accelerator();
     let unsupported = |feature: String| Error::UnsupportedFeature {
@@ -240,33 +159,14 @@ fn check_resources(needs: &Resources, view: &AcceleratorView, site: &KernelSite)
             needs.tile_static_bytes
         )));
     }
-    if needs.local_bytes > resources::MAX_LOCAL_BYTES {
+    if needs.local_bytes > amp_ir::MAX_LOCAL_BYTES {
         return Err(unsupported(format!(
             "local variables of {} bytes per work item (arrays included, along the deepest chain of #[kernel] calls): kernels may hold at most {} bytes",
             needs.local_bytes,
-            resources::MAX_LOCAL_BYTES
+            amp_ir::MAX_LOCAL_BYTES
         )));
     }
     Ok(())
-}
-
-/// Writes `source` to `dir` as `<kernel name>.wgsl` (best effort: a dump
-/// that cannot be written must not fail the launch).
-fn dump(dir: &str, name: &str, source: &str) {
-    let file: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let path = std::path::Path::new(dir).join(format!("{file}.wgsl"));
-    if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, source)) {
-        log::warn!("AMP_DUMP_WGSL: {} not written: {e}", path.display());
-    }
 }
 
 fn build_kernel<const N: usize>(site: &KernelSite, kinds: Vec<CaptureKind>, body: Block) -> Kernel {
@@ -283,7 +183,7 @@ fn build_kernel<const N: usize>(site: &KernelSite, kinds: Vec<CaptureKind>, body
 fn compile_gpu(
     device: &DeviceContext,
     kernel: Kernel,
-    shader: wgsl::Shader,
+    shader: amp_ir::Shader,
 ) -> Result<CompiledKernel> {
     let mut entries = Vec::new();
     for (_, kind) in &kernel.captures {
@@ -392,7 +292,7 @@ fn compile_gpu(
 
 /// The 32-bit words of a launch's parameter block.
 fn param_words(
-    params: &wgsl::ParamLayout,
+    params: &amp_ir::ParamLayout,
     extent: &[i32],
     total: u32,
     bound: &[BoundOrScalar],
@@ -815,7 +715,11 @@ where
                         }
                         let mut kernel = build_kernel::<N>(site, kinds_now, body);
                         kernel.tile = dispatch.tile.clone();
-                        let (shader, needs, demoted) = lower(
+                        let Compiled {
+                            shader,
+                            resources: needs,
+                            demoted,
+                        } = lower(
                             kernel.clone(),
                             device.device.features()
                                 | wgpu::Features::SHADER_F64
@@ -913,7 +817,7 @@ where
             // the kernel linearises them, so they spread over x, then y, then z.
             let groups = match &dispatch.tile {
                 Some(tile) => dispatch.total / tile.iter().product::<u32>(),
-                None => dispatch.total.div_ceil(wgsl::WORKGROUP_SIZE),
+                None => dispatch.total.div_ceil(amp_ir::WORKGROUP_SIZE),
             };
             let gx = groups.min(max);
             let rest = groups.div_ceil(gx.max(1));

@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::ir::Kernel;
 use super::{KernelKey, lower};
+use amp_ir::Kernel;
 
 /// The immediate bytes of the reference device (Vulkan's minimum push
 /// constant size).
@@ -94,7 +94,7 @@ pub(crate) fn record(key: &KernelKey, site: &str, kernel: impl FnOnce() -> Kerne
                 false,
                 &[],
             ) {
-                Ok((shader, _, _)) => Some(Arc::<str>::from(shader.source)),
+                Ok(c) => Some(Arc::<str>::from(c.shader.source)),
                 Err(e) => {
                     log::debug!("kernel {site}: no reference WGSL: {e}");
                     None

@@ -43,7 +43,7 @@ fn ty_tokens(t: &Ty) -> TokenStream {
             quote!(__ir::Type::Array(::std::boxed::Box::new(#e), #n))
         }
         Ty::Param(k) => quote!(__ir::Type::Param(#k)),
-        Ty::Named(t) => quote!(__ir::Type::of::<#t>()),
+        Ty::Named(t) => quote!(__ir::type_of::<#t>()),
         Ty::Tuple(ts) => {
             let ts = ts.iter().map(ty_tokens);
             quote!(__ir::Type::Tuple(::std::vec![#(#ts),*]))
@@ -365,7 +365,7 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
             let name = name.to_string();
             let mut ty = match elem_param {
                 Some(k) => quote!(__ir::Type::Param(#k)),
-                None => quote_spanned!(s.span=> __ir::Type::of::<#elem>()),
+                None => quote_spanned!(s.span=> __ir::type_of::<#elem>()),
             };
             for len in dims.iter().rev() {
                 ty = quote!(__ir::Type::Array(::std::boxed::Box::new(#ty), (#len) as u32));
@@ -553,7 +553,7 @@ fn ir_expr(e: &Expr) -> TokenStream {
                 let e = ir_expr(e);
                 quote!((#n, #e))
             });
-            quote_spanned!(e.span=> __ir::ExprKind::MakeStruct(__ir::Type::of::<#path>(), ::std::vec![#(#fields),*]))
+            quote_spanned!(e.span=> __ir::ExprKind::MakeStruct(__ir::type_of::<#path>(), ::std::vec![#(#fields),*]))
         }
         ExprKind::MakeTuple(items) => {
             let items = items.iter().map(ir_expr);

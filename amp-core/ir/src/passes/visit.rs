@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::super::ir::*;
+use crate::ir::*;
 
 /// Calls `f` on every expression of `b`, children before parents
 /// (expressions inside places, conditions and nested blocks included).

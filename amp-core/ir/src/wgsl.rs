@@ -14,12 +14,12 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use super::ir::*;
-use super::typeck::{self, Types};
+use crate::ir::*;
+use crate::typeck::{self, Types};
 use crate::{Error, Result};
 
 /// Threads per workgroup of a non-tiled launch.
-pub(crate) const WORKGROUP_SIZE: u32 = 256;
+pub const WORKGROUP_SIZE: u32 = 256;
 
 /// Names a generated name must avoid besides WGSL's keywords, reserved
 /// words and predeclared identifiers (naga's lists, `naga::keywords::wgsl`)
@@ -86,37 +86,37 @@ impl Namer {
 
 /// The layout of the launch parameters (a uniform block), in 32-bit words.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ParamLayout {
+pub struct ParamLayout {
     /// Word offset of each capture's first parameter (containers: offset,
     /// extent, strides; scalars: the value).
-    pub(crate) capture_words: Vec<u32>,
+    pub capture_words: Vec<u32>,
     /// Total words (padded to 16 bytes).
-    pub(crate) words: u32,
+    pub words: u32,
 }
 
 /// A WGSL module for a kernel, with the facts the launcher needs.
 #[derive(Debug, Clone)]
-pub(crate) struct Shader {
+pub struct Shader {
     /// The WGSL source.
-    pub(crate) source: String,
+    pub source: String,
     /// The launch parameters' layout.
-    pub(crate) params: ParamLayout,
+    pub params: ParamLayout,
     /// Whether the module uses `f64`.
-    pub(crate) uses_f64: bool,
+    pub uses_f64: bool,
     /// Whether the kernel computes with `f16` (needs `SHADER_F16`).
-    pub(crate) uses_f16: bool,
+    pub uses_f16: bool,
     /// Whether the module uses subgroup operations (`SUBGROUP`).
-    pub(crate) uses_subgroups: bool,
+    pub uses_subgroups: bool,
     /// Whether the parameters are immediates (else a uniform buffer bound
     /// after the containers).
-    pub(crate) immediates: bool,
+    pub immediates: bool,
     /// Whether the module counts loop iterations (see [`LOOP_GUARD_LIMIT`]):
     /// then a status buffer is bound after the containers.
-    pub(crate) loop_guard: bool,
+    pub loop_guard: bool,
     /// The module naga parsed and validated from `source` (set by
     /// `lower`): wgpu is handed this instead of parsing the WGSL a
     /// second time.
-    pub(crate) module: Option<std::sync::Arc<naga::Module>>,
+    pub module: Option<std::sync::Arc<naga::Module>>,
 }
 
 /// With the loop guard (for Mesa's llvmpipe, which stops the loops of a
@@ -124,7 +124,7 @@ pub(crate) struct Shader {
 /// whose count of loop entries and iterations reaches this stores 1 in the
 /// status buffer: the launch's results cannot be trusted. Below llvmpipe's
 /// own count, with a margin.
-pub(crate) const LOOP_GUARD_LIMIT: u32 = 64_000;
+pub const LOOP_GUARD_LIMIT: u32 = 64_000;
 
 struct Writer<'k> {
     kernel: &'k Kernel,
@@ -148,7 +148,7 @@ struct Writer<'k> {
     fns: std::rc::Rc<std::cell::RefCell<FnRegistry>>,
     /// The memory atomics touch: its WGSL type is atomic, and every access
     /// to it is an atomic built-in.
-    atomic: super::passes::AtomicTargets,
+    atomic: crate::passes::AtomicTargets,
     /// Whether the kernel (or a function it calls) uses subgroup
     /// operations.
     subgroups: bool,
@@ -163,7 +163,7 @@ struct Writer<'k> {
 #[derive(Default)]
 struct FnRegistry {
     /// WGSL names of the instances written or being written.
-    names: std::collections::HashMap<super::instance::InstanceKey, String>,
+    names: std::collections::HashMap<crate::instance::InstanceKey, String>,
     /// Functions being written (a call back into one is recursion).
     stack: Vec<usize>,
     /// The definitions, in the order they were finished.
@@ -179,7 +179,7 @@ struct FnRegistry {
 }
 
 fn compile_error(span: Span, message: impl Into<String>) -> Error {
-    Error::KernelCompile {
+    Error::Compile {
         kernel: span.to_string(),
         message: message.into(),
     }
@@ -364,7 +364,7 @@ const POWF_F32: &str = "fn amp_powf_f32(x: f32, y: f32) -> f32 {
 /// which `#[derive(Element)]` structs have on the host too); `None` for
 /// types that 32-bit words cannot carry (`f64`, `bool`, `f16`).
 fn rebuild(t: &Type, capture: u32, offset: u64) -> Option<String> {
-    use super::resources::{round, size_align};
+    use crate::resources::{round, size_align};
     let word = |o: u64| format!("amp_p.amp_s{capture}_{}", o / 4);
     let scalar = |s: Scalar, o: u64| match s {
         Scalar::U32 => Some(word(o)),
@@ -494,7 +494,7 @@ fn note_type(t: &Type, decls: &mut std::collections::BTreeMap<String, String>) {
 ///
 /// # Errors
 ///
-/// [`Error::KernelCompile`] for a construct the writer cannot express.
+/// [`Error::Compile`] for a construct the writer cannot express.
 pub(crate) fn write(
     kernel: &Kernel,
     types: &Types,
@@ -515,9 +515,9 @@ pub(crate) fn write(
         immediates,
         loop_guard,
         fns: Default::default(),
-        atomic: super::passes::atomic_targets(&kernel.body),
-        subgroups: super::passes::uses_subgroups(&kernel.body),
-        tiled_functions: super::passes::passes_tiled_index(&kernel.body),
+        atomic: crate::passes::atomic_targets(&kernel.body),
+        subgroups: crate::passes::uses_subgroups(&kernel.body),
+        tiled_functions: crate::passes::passes_tiled_index(&kernel.body),
         function: None,
     };
     w.module()
@@ -590,7 +590,7 @@ impl Writer<'_> {
                     // Its bytes as words, rebuilt where it is used.
                     capture_words.push(fields.len() as u32);
                     self.note(t);
-                    let words = super::resources::size_align(t).0 / 4;
+                    let words = crate::resources::size_align(t).0 / 4;
                     for w in 0..words {
                         fields.push((format!("amp_s{i}_{w}"), "u32"));
                     }
@@ -1163,7 +1163,7 @@ impl Writer<'_> {
     ) -> Result<(String, Type)> {
         let key = (f.key(), type_args.to_vec(), bound);
         let mut func = (f.0)();
-        super::instance::specialize(&mut func, &key.2);
+        crate::instance::specialize(&mut func, &key.2);
         let ret = func
             .ret
             .as_ref()
@@ -1199,7 +1199,7 @@ impl Writer<'_> {
             &self.kernel.captures,
             self.kernel.rank,
         )?;
-        super::passes::optimize_function(&mut func, &mut types)?;
+        crate::passes::optimize_function(&mut func, &mut types)?;
         // The instance reads the kernel's bindings (the captures its view
         // parameters bind, the tiled index's module-scope variables) by
         // their global names, which its own names must not shadow.
@@ -1221,9 +1221,9 @@ impl Writer<'_> {
             immediates: self.immediates,
             loop_guard: self.loop_guard,
             fns: std::rc::Rc::clone(&self.fns),
-            atomic: super::passes::AtomicTargets {
+            atomic: crate::passes::AtomicTargets {
                 captures: self.atomic.captures.clone(),
-                tiles: super::passes::atomic_targets(&func.body).tiles,
+                tiles: crate::passes::atomic_targets(&func.body).tiles,
             },
             subgroups: self.subgroups,
             tiled_functions: self.tiled_functions,
@@ -1891,7 +1891,7 @@ impl Writer<'_> {
                     return Ok((self.div_by_zero(&lv.0, negative, pre), lv.1));
                 }
                 if let (BinOp::Div | BinOp::Rem, Type::Scalar(s), Some((d, _))) =
-                    (op, &lv.1, super::passes::fold::int(r))
+                    (op, &lv.1, crate::passes::fold::int(r))
                     && d != 0
                     && (d != -1 || *s == Scalar::U32)
                 {
@@ -2151,8 +2151,8 @@ impl Writer<'_> {
                 // The arguments that bind views and the tiled index pass
                 // nothing: the instance uses what they bind directly.
                 let func = (f.0)();
-                let refs = super::instance::value_args(&func, args);
-                let bound = super::instance::bound_captures(&func, args, span)?;
+                let refs = crate::instance::value_args(&func, args);
+                let bound = crate::instance::bound_captures(&func, args, span)?;
                 let vals: Vec<String> = self.seq(&refs, pre)?.into_iter().map(|v| v.0).collect();
                 let (name, ret) = self.function(*f, type_args, bound, span)?;
                 Ok((format!("{name}({})", vals.join(", ")), ret))
@@ -2564,8 +2564,8 @@ impl Writer<'_> {
             let a: Vec<&str> = args.iter().map(|a| a.0.as_str()).collect();
             let call = |name: &str| format!("{name}({})", a.join(", "));
             if s == Scalar::F64 && matches!(f, Exp | Exp2 | Ln | Log2 | Cos) {
-                return Err(Error::UnsupportedFeature {
-                    accelerator: "GPU accelerators (WGSL)".to_string(),
+                return Err(Error::Unsupported {
+                    target: "GPU accelerators (WGSL)".to_string(),
                     feature: format!(
                         "the f64 transcendental function {f:?} at {span} (GPU shading languages have it for f32 only)"
                     ),
@@ -2624,8 +2624,8 @@ impl Writer<'_> {
             // SPIR-V (GLSL.std.450), HLSL and MSL have these for 32-bit
             // floats only: drivers that accept them on f64 compute garbage
             // (lavapipe does). Refuse rather than silently lose precision.
-            return Err(Error::UnsupportedFeature {
-                accelerator: "GPU accelerators (WGSL)".to_string(),
+            return Err(Error::Unsupported {
+                target: "GPU accelerators (WGSL)".to_string(),
                 feature: format!(
                     "the f64 transcendental function {f:?} at {span} (GPU shading languages have it for f32 only; compute it in f32, e.g. `(x as f32).sin() as f64`)"
                 ),

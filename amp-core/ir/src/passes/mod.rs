@@ -26,15 +26,15 @@ pub(crate) mod scalarize;
 pub(crate) mod unroll;
 pub(crate) mod visit;
 
-use super::ir::{Block, Function, Kernel, LocalId};
-use super::typeck::Types;
 use crate::Result;
+use crate::ir::{Block, Function, Kernel, LocalId};
+use crate::typeck::Types;
 
 /// Runs every pass over a kernel's body.
 ///
 /// # Errors
 ///
-/// [`crate::Error::KernelCompile`] for a `#[unroll]` loop that cannot be
+/// [`crate::Error::Compile`] for a `#[unroll]` loop that cannot be
 /// unrolled.
 pub(crate) fn optimize(kernel: &mut Kernel, types: &mut Types) -> Result<()> {
     optimize_block(&mut kernel.body, types)
@@ -61,7 +61,7 @@ fn optimize_block(body: &mut Block, types: &mut Types) -> Result<()> {
 /// Whether `body` has a loop marked `#[unroll]` (whose unrolling can fail).
 pub(crate) fn has_forced_unroll(body: &Block) -> bool {
     visit::walk_has(body, &|s| {
-        matches!(s.kind, super::ir::StmtKind::For { unroll: true, .. })
+        matches!(s.kind, crate::ir::StmtKind::For { unroll: true, .. })
     })
 }
 
@@ -84,15 +84,15 @@ pub(crate) struct AtomicTargets {
 pub(crate) fn atomic_targets(body: &Block) -> AtomicTargets {
     let mut found = AtomicTargets::default();
     with_instances(body, &mut |e| {
-        if let super::ir::ExprKind::Atomic(_, place, _) = &e.kind
-            && let super::ir::Place::Element(c, _) = &**place
+        if let crate::ir::ExprKind::Atomic(_, place, _) = &e.kind
+            && let crate::ir::Place::Element(c, _) = &**place
         {
             found.captures.insert(c.0);
         }
     });
     visit::exprs_mut(&mut body.clone(), &mut |e| {
-        if let super::ir::ExprKind::Atomic(_, place, _) = &e.kind
-            && let super::ir::Place::TileElement(id, _) = &**place
+        if let crate::ir::ExprKind::Atomic(_, place, _) = &e.kind
+            && let crate::ir::Place::TileElement(id, _) = &**place
         {
             found.tiles.insert(*id);
         }
@@ -104,7 +104,7 @@ pub(crate) fn atomic_targets(body: &Block) -> AtomicTargets {
 pub(crate) fn uses_subgroups(body: &Block) -> bool {
     let mut found = false;
     with_instances(body, &mut |e| {
-        if let super::ir::ExprKind::Call(b, _) = &e.kind {
+        if let crate::ir::ExprKind::Call(b, _) = &e.kind {
             found |= b.is_subgroup();
         }
     });
@@ -116,11 +116,11 @@ pub(crate) fn uses_subgroups(body: &Block) -> bool {
 pub(crate) fn passes_tiled_index(body: &Block) -> bool {
     let mut found = false;
     with_instances(body, &mut |e| {
-        if let super::ir::ExprKind::CallFn(f, _, _) = &e.kind {
+        if let crate::ir::ExprKind::CallFn(f, _, _) = &e.kind {
             found |= (f.0)()
                 .bindings
                 .iter()
-                .any(|(_, b)| matches!(b, super::ir::ParamBinding::Tiled(_)));
+                .any(|(_, b)| matches!(b, crate::ir::ParamBinding::Tiled(_)));
         }
     });
     found
@@ -130,23 +130,23 @@ pub(crate) fn passes_tiled_index(body: &Block) -> bool {
 /// it calls, those called by them too (atomics on a view parameter touch
 /// the capture the call binds, hence the instances): each instance once,
 /// so recursion (an error elsewhere) ends here.
-pub(crate) fn with_instances(body: &Block, f: &mut dyn FnMut(&super::ir::Expr)) {
+pub(crate) fn with_instances(body: &Block, f: &mut dyn FnMut(&crate::ir::Expr)) {
     let mut seen = std::collections::HashSet::new();
     with_instances_in(body, f, &mut seen);
 }
 
 fn with_instances_in(
     body: &Block,
-    f: &mut dyn FnMut(&super::ir::Expr),
-    seen: &mut std::collections::HashSet<super::instance::InstanceKey>,
+    f: &mut dyn FnMut(&crate::ir::Expr),
+    seen: &mut std::collections::HashSet<crate::instance::InstanceKey>,
 ) {
     let mut copy = body.clone();
     let mut calls = Vec::new();
     visit::exprs_mut(&mut copy, &mut |e| {
         f(e);
-        if let super::ir::ExprKind::CallFn(func, args, type_args) = &e.kind {
+        if let crate::ir::ExprKind::CallFn(func, args, type_args) = &e.kind {
             let callee = (func.0)();
-            if let Ok(bound) = super::instance::bound_captures(&callee, args, e.span) {
+            if let Ok(bound) = crate::instance::bound_captures(&callee, args, e.span) {
                 calls.push((*func, type_args.clone(), bound));
             }
         }
@@ -154,7 +154,7 @@ fn with_instances_in(
     for (func, type_args, bound) in calls {
         if seen.insert((func.key(), type_args, bound.clone())) {
             let mut callee = (func.0)();
-            super::instance::specialize(&mut callee, &bound);
+            crate::instance::specialize(&mut callee, &bound);
             with_instances_in(&callee.body, f, seen);
         }
     }

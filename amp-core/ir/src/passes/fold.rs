@@ -11,8 +11,8 @@
 
 use std::collections::HashMap;
 
-use super::super::ir::*;
 use super::visit;
+use crate::ir::*;
 
 /// The value of an integer constant (`3i`, `-3i`, `7u`) and its type.
 pub(crate) fn int(e: &Expr) -> Option<(i64, Scalar)> {

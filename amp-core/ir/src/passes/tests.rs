@@ -1,10 +1,10 @@
 //! Unit tests of the passes: IR in, IR out (and the WGSL of the result,
 //! validated by naga), with no GPU.
 
-use super::super::ir::*;
-use super::super::{typeck, validate, wgsl};
 use super::visit;
 use crate::Error;
+use crate::ir::*;
+use crate::{typeck, validate, wgsl};
 
 fn sp() -> Span {
     Span::default()
@@ -95,7 +95,7 @@ fn run(mut k: Kernel) -> crate::Result<(Kernel, String)> {
     let mut types = typeck::check(&mut k)?;
     super::optimize(&mut k, &mut types)?;
     let shader = wgsl::write(&k, &types, false, false)?;
-    validate::validate(&shader.source, &k.name, wgpu::Features::empty())?;
+    validate::validate(&shader.source, &k.name, &crate::Target::default())?;
     Ok((k, shader.source))
 }
 
@@ -263,7 +263,7 @@ fn unroll_of_a_loop_that_cannot_be_is_an_error() {
     let dynamic_end = vec![for_(1, i(0), dynamic(), vec![store(i(1))], true)];
     let err = run(kernel(Scalar::I32, dynamic_end)).expect_err("dynamic range");
     assert!(
-        matches!(&err, Error::KernelCompile { message, .. } if message.contains("#[unroll]") && message.contains("not constant")),
+        matches!(&err, Error::Compile { message, .. } if message.contains("#[unroll]") && message.contains("not constant")),
         "{err}"
     );
     let with_break = vec![for_(

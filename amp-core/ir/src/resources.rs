@@ -12,25 +12,25 @@
 
 use std::collections::HashMap;
 
-use super::ir::{Block, Expr, ExprKind, FnRef, Kernel, Place, Scalar, Span, Stmt, StmtKind, Type};
-use super::typeck::{self, Types};
+use crate::ir::{Block, Expr, ExprKind, FnRef, Kernel, Place, Scalar, Span, Stmt, StmtKind, Type};
+use crate::typeck::{self, Types};
 use crate::{Error, Result};
 
 /// The most bytes of local variables a work item may hold, on every
 /// accelerator (CUDA allows 512 KiB of local memory per thread; Vulkan
 /// drivers spill private arrays to memory of that kind). Documented in
 /// `docs/kernel-language.md`.
-pub(crate) const MAX_LOCAL_BYTES: u64 = 256 * 1024;
+pub const MAX_LOCAL_BYTES: u64 = 256 * 1024;
 
 /// What a kernel needs besides its code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Resources {
+pub struct Resources {
     /// Bytes of local variables of one work item: the kernel's own, plus the
     /// most that one chain of `#[kernel]` calls adds (an upper bound: every
     /// local counts, whether or not their lifetimes overlap).
-    pub(crate) local_bytes: u64,
+    pub local_bytes: u64,
     /// Bytes of the `tile_static` arrays of one tile.
-    pub(crate) tile_static_bytes: u64,
+    pub tile_static_bytes: u64,
 }
 
 /// Measures the typed kernel `kernel` (after [`typeck::check`], whose result
@@ -38,7 +38,7 @@ pub(crate) struct Resources {
 ///
 /// # Errors
 ///
-/// [`Error::KernelCompile`] if a `#[kernel]` function calls itself, directly
+/// [`Error::Compile`] if a `#[kernel]` function calls itself, directly
 /// or through others, or a function instance is ill-typed (a bug).
 pub(crate) fn measure(kernel: &Kernel, types: &Types) -> Result<Resources> {
     let mut m = Measure {
@@ -59,10 +59,10 @@ pub(crate) fn measure(kernel: &Kernel, types: &Types) -> Result<Resources> {
 /// Function instances measured so far, and the chain being measured.
 #[derive(Default)]
 struct Measure {
-    done: HashMap<super::instance::InstanceKey, u64>,
+    done: HashMap<crate::instance::InstanceKey, u64>,
     stack: Vec<usize>,
     /// The kernel's captures (what view parameters bind) and rank.
-    captures: Vec<(&'static str, super::ir::CaptureKind)>,
+    captures: Vec<(&'static str, crate::ir::CaptureKind)>,
     rank: u32,
     /// The `tile_static` bytes of the function instances measured.
     function_tile_bytes: u64,
@@ -72,14 +72,14 @@ struct Measure {
 #[derive(Default)]
 struct BodyFacts {
     /// The `tile_static` locals (not in private memory).
-    tile_static: Vec<super::ir::LocalId>,
+    tile_static: Vec<crate::ir::LocalId>,
     tile_static_bytes: u64,
     /// The largest footprint of a function called from the body.
     deepest_call: u64,
 }
 
 /// The bytes of every local of a body but its `tile_static` arrays.
-fn locals_bytes(types: &Types, tile_static: &[super::ir::LocalId]) -> u64 {
+fn locals_bytes(types: &Types, tile_static: &[crate::ir::LocalId]) -> u64 {
     types
         .locals
         .iter()
@@ -133,14 +133,14 @@ impl Measure {
     /// (parameters included) and its deepest call.
     fn function(&mut self, f: FnRef, type_args: &[Type], args: &[Expr], span: Span) -> Result<u64> {
         let mut func = (f.0)();
-        let bound = super::instance::bound_captures(&func, args, span)?;
+        let bound = crate::instance::bound_captures(&func, args, span)?;
         let key = (f.key(), type_args.to_vec(), bound);
         if let Some(&bytes) = self.done.get(&key) {
             return Ok(bytes);
         }
-        super::instance::specialize(&mut func, &key.2);
+        crate::instance::specialize(&mut func, &key.2);
         if self.stack.contains(&key.0) {
-            return Err(Error::KernelCompile {
+            return Err(Error::Compile {
                 kernel: span.to_string(),
                 message: format!(
                     "{span}: `{}` calls itself (directly or through other functions): recursion is not allowed in kernels (C++ AMP restrict(amp)), on any accelerator: GPUs have no call stack",
@@ -152,8 +152,8 @@ impl Measure {
         let types = typeck::check_function(&mut func, type_args, &self.captures, self.rank)?;
         // An `#[unroll]` that cannot be is an error on every accelerator:
         // found here, where every accelerator measures the functions.
-        if super::passes::has_forced_unroll(&func.body) {
-            super::passes::optimize_function(&mut func.clone(), &mut types.clone())?;
+        if crate::passes::has_forced_unroll(&func.body) {
+            crate::passes::optimize_function(&mut func.clone(), &mut types.clone())?;
         }
         let mut body = BodyFacts::default();
         let walked = self.block(&func.body, &mut body);

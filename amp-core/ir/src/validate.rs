@@ -1,20 +1,16 @@
 //! naga validation of generated WGSL: a rejection here is a bug in the
 //! writer, reported with naga's diagnostic and the kernel's source location.
 
-use crate::{Error, Result};
+use crate::{Error, Result, Target};
 
-/// Parses and validates `source` with the capabilities that `features`
-/// enable on the device.
+/// Parses and validates `source` with the capabilities that `target`
+/// offers.
 ///
 /// # Errors
 ///
-/// [`Error::KernelCompile`] with naga's diagnostic.
-pub(crate) fn validate(
-    source: &str,
-    kernel: &str,
-    features: wgpu::Features,
-) -> Result<naga::Module> {
-    let module = naga::front::wgsl::parse_str(source).map_err(|e| Error::KernelCompile {
+/// [`Error::Compile`] with naga's diagnostic.
+pub(crate) fn validate(source: &str, kernel: &str, target: &Target) -> Result<naga::Module> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| Error::Compile {
         kernel: kernel.to_string(),
         message: format!(
             "generated WGSL does not parse (a bug in amp-rs):\n{}\n{source}",
@@ -22,17 +18,17 @@ pub(crate) fn validate(
         ),
     })?;
     let mut caps = naga::valid::Capabilities::empty();
-    if features.contains(wgpu::Features::SHADER_F64) {
+    if target.f64 {
         caps |= naga::valid::Capabilities::FLOAT64;
     }
-    if features.contains(wgpu::Features::IMMEDIATES) {
+    if target.immediates {
         caps |= naga::valid::Capabilities::IMMEDIATES;
     }
-    if features.contains(wgpu::Features::SHADER_F16) {
+    if target.f16 {
         caps |= naga::valid::Capabilities::SHADER_FLOAT16;
     }
     let mut validator = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps);
-    if features.contains(wgpu::Features::SUBGROUP) {
+    if target.subgroups {
         validator = naga::valid::Validator::new(
             naga::valid::ValidationFlags::all(),
             caps | naga::valid::Capabilities::SUBGROUP,
@@ -41,15 +37,13 @@ pub(crate) fn validate(
             .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
             .subgroup_operations(naga::valid::SubgroupOperationSet::all());
     }
-    validator
-        .validate(&module)
-        .map_err(|e| Error::KernelCompile {
-            kernel: kernel.to_string(),
-            message: format!(
-                "generated WGSL is invalid (a bug in amp-rs):\n{}\n{source}",
-                e.emit_to_string(source)
-            ),
-        })?;
+    validator.validate(&module).map_err(|e| Error::Compile {
+        kernel: kernel.to_string(),
+        message: format!(
+            "generated WGSL is invalid (a bug in amp-rs):\n{}\n{source}",
+            e.emit_to_string(source)
+        ),
+    })?;
     Ok(module)
 }
 

@@ -118,39 +118,6 @@ pub struct StructType {
 }
 
 impl Type {
-    /// The kernel type of an element type (`None` for what kernels cannot
-    /// hold).
-    pub fn of_element(e: &crate::ElementType) -> Option<Type> {
-        use crate::{ElementKind, ScalarType};
-        let scalar = |s: &ScalarType| match s {
-            ScalarType::I32 => Scalar::I32,
-            ScalarType::U32 => Scalar::U32,
-            ScalarType::F32 => Scalar::F32,
-            ScalarType::F16 => Scalar::F16,
-            _ => Scalar::F64,
-        };
-        Some(match &e.kind {
-            ElementKind::Scalar(s) => Type::Scalar(scalar(s)),
-            ElementKind::Vector { len, scalar: s } => Type::Vector(*len, scalar(s)),
-            ElementKind::Array { element, len } => {
-                Type::Array(Box::new(Type::of_element(element)?), *len)
-            }
-            ElementKind::Struct { fields } => Type::Struct(std::sync::Arc::new(StructType {
-                name: e.name.clone(),
-                fields: fields
-                    .iter()
-                    .map(|f| Some((f.name.clone(), Type::of_element(&f.ty)?)))
-                    .collect::<Option<_>>()?,
-                declarations: e.wgsl_declarations(),
-            })),
-        })
-    }
-
-    /// The kernel type of `T`.
-    pub fn of<T: crate::Element>() -> Type {
-        Type::of_element(&T::element_type()).unwrap_or(Type::Scalar(Scalar::U32))
-    }
-
     /// The scalar type of each 32-bit word of the type, in memory order,
     /// if it is made of 4-byte scalars with no padding (`i32`, `u32`,
     /// `f32`, their 2- and 4-component vectors, arrays of them).

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::ir::*;
+use crate::ir::*;
 use crate::{Error, Result};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,7 +205,7 @@ impl Solver {
 }
 
 fn type_error(span: Span, message: String) -> Error {
-    Error::KernelCompile {
+    Error::Compile {
         kernel: span.to_string(),
         message: format!(
             "type reconstruction failed: {message} (this is a bug in amp-rs: the kernel compiled as Rust)"
@@ -904,7 +904,7 @@ impl<'k> Checker<'k> {
                         ),
                     ));
                 }
-                let value_args = super::instance::value_args(&sig, args);
+                let value_args = crate::instance::value_args(&sig, args);
                 let arg_terms: Vec<Term> = value_args
                     .iter()
                     .map(|a| self.expr(a))
@@ -926,7 +926,7 @@ impl<'k> Checker<'k> {
                 // What the binding arguments bind: a captured container of
                 // the parameter's element type, rank and access, or the
                 // tiled index.
-                let bound = super::instance::bound_captures(&sig, args, span)?;
+                let bound = crate::instance::bound_captures(&sig, args, span)?;
                 let views = sig.bindings.iter().filter_map(|(_, b)| match b {
                     ParamBinding::View {
                         elem,
@@ -1202,12 +1202,12 @@ impl<'k> Checker<'k> {
 ///
 /// # Errors
 ///
-/// [`Error::KernelCompile`] if the body is ill-typed (a bug: rustc accepted
+/// [`Error::Compile`] if the body is ill-typed (a bug: rustc accepted
 /// the same body).
 pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
     // The front end's last step: methods WGSL lacks, in terms of others.
-    super::passes::lower::block(&mut kernel.body, &[]);
-    super::passes::lower::geometry_captures(&mut kernel.body, &kernel.captures);
+    crate::passes::lower::block(&mut kernel.body, &[]);
+    crate::passes::lower::geometry_captures(&mut kernel.body, &kernel.captures);
     let mut checker = Checker::new(&kernel.captures, kernel.rank, Vec::new());
     checker.block(&kernel.body)?;
     Ok(checker.write_back(&mut kernel.body))
@@ -1218,7 +1218,7 @@ pub(crate) fn check(kernel: &mut Kernel) -> Result<Types> {
 ///
 /// # Errors
 ///
-/// [`Error::KernelCompile`] if the body is ill-typed (a bug).
+/// [`Error::Compile`] if the body is ill-typed (a bug).
 /// Gives the `tile_static` arrays of a generic function instance their
 /// element types (`[T; 32]` with `T = f32`): the writer and the measure
 /// read a declaration's type as it is.
@@ -1247,8 +1247,8 @@ pub(crate) fn check_function(
     rank: u32,
 ) -> Result<Types> {
     let params: Vec<LocalId> = function.params.iter().map(|p| p.0).collect();
-    super::passes::lower::block(&mut function.body, &params);
-    super::passes::lower::geometry_captures(&mut function.body, captures);
+    crate::passes::lower::block(&mut function.body, &params);
+    crate::passes::lower::geometry_captures(&mut function.body, captures);
     if !type_args.is_empty() {
         instantiate_tile_static(&mut function.body, type_args);
     }

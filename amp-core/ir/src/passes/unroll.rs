@@ -12,9 +12,9 @@
 //! unrolled. Inner loops are considered after their outer loop, in each
 //! copy, where their bounds may have become constants.
 
-use super::super::ir::*;
-use super::super::typeck::Types;
 use super::{Fresh, fold, visit};
+use crate::ir::*;
+use crate::typeck::Types;
 use crate::{Error, Result};
 
 /// The largest trip count unrolled without `#[unroll]`.
@@ -33,7 +33,7 @@ pub(crate) const TOTAL_BUDGET: usize = 32_768;
 ///
 /// # Errors
 ///
-/// [`Error::KernelCompile`] for a `#[unroll]` loop that cannot be unrolled.
+/// [`Error::Compile`] for a `#[unroll]` loop that cannot be unrolled.
 pub(crate) fn block(
     b: &mut Block,
     types: &mut Types,
@@ -89,7 +89,7 @@ fn unroll(
     };
     let refuse = |why: &str| -> Result<Option<Vec<Block>>> {
         if *forced {
-            Err(Error::KernelCompile {
+            Err(Error::Compile {
                 kernel: s.span.to_string(),
                 message: format!("this `#[unroll]` loop cannot be unrolled: {why}"),
             })

@@ -10,7 +10,7 @@
 //! tiled-index parameter binds nothing: the body's `t.local`, `t.global`,
 //! ... and barriers are the kernel's own.
 
-use super::ir::*;
+use crate::ir::*;
 use crate::{Error, Result};
 
 /// What identifies an instance: the function, its type arguments, and the
@@ -18,7 +18,7 @@ use crate::{Error, Result};
 pub(crate) type InstanceKey = (usize, Vec<Type>, Vec<CaptureId>);
 
 fn call_error(span: Span, message: String) -> Error {
-    Error::KernelCompile {
+    Error::Compile {
         kernel: span.to_string(),
         message,
     }
@@ -45,7 +45,7 @@ pub(crate) fn value_args<'a>(func: &Function, args: &'a [Expr]) -> Vec<&'a Expr>
 ///
 /// # Errors
 ///
-/// [`Error::KernelCompile`] for a view parameter not given a captured
+/// [`Error::Compile`] for a view parameter not given a captured
 /// container, or a tiled one not given the tiled index (a bug: the
 /// function compiled as Rust with that call).
 pub(crate) fn bound_captures(func: &Function, args: &[Expr], span: Span) -> Result<Vec<CaptureId>> {
@@ -77,7 +77,7 @@ pub(crate) fn bound_captures(func: &Function, args: &[Expr], span: Span) -> Resu
 /// The instance of `func` for `bound`: its view parameters replaced by the
 /// captures the call binds (nested calls that pass them on included).
 pub(crate) fn specialize(func: &mut Function, bound: &[CaptureId]) {
-    super::passes::visit::rename_captures(&mut func.body, &mut |c| {
+    crate::passes::visit::rename_captures(&mut func.body, &mut |c| {
         c.as_param()
             .and_then(|k| bound.get(k as usize).copied())
             .unwrap_or(c)

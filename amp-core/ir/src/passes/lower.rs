@@ -26,8 +26,8 @@
 //! correctly rounded or within an ulp); `docs/kernel-language.md` section 11
 //! gives the GPU accuracy.
 
-use super::super::ir::*;
 use super::visit;
+use crate::ir::*;
 
 const LN_2: f64 = std::f64::consts::LN_2;
 

@@ -10,9 +10,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::super::ir::*;
-use super::super::typeck::Types;
 use super::{Fresh, fold, visit};
+use crate::ir::*;
+use crate::typeck::Types;
 
 /// The largest array (in elements) replaced by scalars.
 pub(crate) const MAX_ELEMENTS: u32 = 256;
