@@ -132,7 +132,7 @@ impl Measure {
     /// The footprint of the instance of `f` with `type_args`: its locals
     /// (parameters included) and its deepest call.
     fn function(&mut self, f: FnRef, type_args: &[Type], args: &[Expr], span: Span) -> Result<u64> {
-        let mut func = (f.0)();
+        let mut func = f.function();
         let bound = crate::instance::bound_captures(&func, args, span)?;
         let key = (f.key(), type_args.to_vec(), bound);
         if let Some(&bytes) = self.done.get(&key) {

@@ -893,7 +893,7 @@ impl<'k> Checker<'k> {
                 Term::TupleOf(ts)
             }
             ExprKind::CallFn(f, args, _) => {
-                let sig = (f.0)();
+                let sig = f.function();
                 if sig.params.len() + sig.bindings.len() != args.len() {
                     return Err(type_error(
                         span,

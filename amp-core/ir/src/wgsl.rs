@@ -1162,7 +1162,7 @@ impl Writer<'_> {
         span: Span,
     ) -> Result<(String, Type)> {
         let key = (f.key(), type_args.to_vec(), bound);
-        let mut func = (f.0)();
+        let mut func = f.function();
         crate::instance::specialize(&mut func, &key.2);
         let ret = func
             .ret
@@ -2150,7 +2150,7 @@ impl Writer<'_> {
             ExprKind::CallFn(f, args, type_args) => {
                 // The arguments that bind views and the tiled index pass
                 // nothing: the instance uses what they bind directly.
-                let func = (f.0)();
+                let func = f.function();
                 let refs = crate::instance::value_args(&func, args);
                 let bound = crate::instance::bound_captures(&func, args, span)?;
                 let vals: Vec<String> = self.seq(&refs, pre)?.into_iter().map(|v| v.0).collect();

@@ -564,7 +564,7 @@ fn ir_expr(e: &Expr) -> TokenStream {
             let args = args.iter().map(ir_expr);
             quote_spanned!(e.span=>
                 __ir::ExprKind::CallFn(
-                    __ir::FnRef(#builder as fn() -> __ir::Function),
+                    __ir::FnRef::new(#builder as fn() -> __ir::Function),
                     ::std::vec![#(#args),*],
                     ::std::vec::Vec::new(),
                 )

@@ -117,7 +117,8 @@ pub(crate) fn passes_tiled_index(body: &Block) -> bool {
     let mut found = false;
     with_instances(body, &mut |e| {
         if let crate::ir::ExprKind::CallFn(f, _, _) = &e.kind {
-            found |= (f.0)()
+            found |= f
+                .function()
                 .bindings
                 .iter()
                 .any(|(_, b)| matches!(b, crate::ir::ParamBinding::Tiled(_)));
@@ -145,7 +146,7 @@ fn with_instances_in(
     visit::exprs_mut(&mut copy, &mut |e| {
         f(e);
         if let crate::ir::ExprKind::CallFn(func, args, type_args) = &e.kind {
-            let callee = (func.0)();
+            let callee = func.function();
             if let Ok(bound) = crate::instance::bound_captures(&callee, args, e.span) {
                 calls.push((*func, type_args.clone(), bound));
             }
@@ -153,7 +154,7 @@ fn with_instances_in(
     });
     for (func, type_args, bound) in calls {
         if seen.insert((func.key(), type_args, bound.clone())) {
-            let mut callee = (func.0)();
+            let mut callee = func.function();
             crate::instance::specialize(&mut callee, &bound);
             with_instances_in(&callee.body, f, seen);
         }
