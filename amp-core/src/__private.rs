@@ -217,5 +217,5 @@ pub mod kernel {
 /// continued [`CompletionFuture`](crate::CompletionFuture)s: at most one per
 /// GPU device, however many futures were awaited.
 pub fn completion_threads_started() -> usize {
-    crate::completion_future::waiter_threads_started()
+    crate::backend::waiter::waiter_threads_started()
 }

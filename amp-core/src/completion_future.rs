@@ -222,7 +222,12 @@ impl Shared {
         let Some((device, _)) = &self.source else {
             return;
         };
-        if let Err(e) = device.waiter.enqueue(Arc::clone(self)) {
+        let future = Arc::clone(self);
+        let job = Box::new(move || {
+            let result = future.block();
+            future.complete(result);
+        });
+        if let Err(e) = device.waiter.enqueue(job) {
             // No thread: complete with the error rather than never.
             let result = Err(crate::Error::Runtime(format!(
                 "cannot start a completion thread: {e}"
@@ -231,69 +236,6 @@ impl Shared {
             let wakers = std::mem::take(&mut state.wakers);
             wakers.into_iter().for_each(Waker::wake);
         }
-    }
-}
-
-/// The futures of one device that are awaited or continued, completed in
-/// submission order by one thread.
-///
-/// The thread starts with the first future handed to it and ends when the
-/// device is dropped (the sender lives in the device; each queued future
-/// keeps the device alive only until it is completed).
-#[derive(Default)]
-pub(crate) struct DeviceWaiter {
-    queue: Mutex<Option<std::sync::mpsc::Sender<Arc<Shared>>>>,
-}
-
-/// How many waiter threads this process has started (see
-/// [`waiter_threads_started`]).
-static WAITER_THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// How many completion waiter threads this process has started: at most one
-/// per device. For tests.
-pub(crate) fn waiter_threads_started() -> usize {
-    WAITER_THREADS.load(std::sync::atomic::Ordering::SeqCst)
-}
-
-impl DeviceWaiter {
-    /// Queues `future` for completion, starting the thread on first use.
-    fn enqueue(&self, future: Arc<Shared>) -> std::io::Result<()> {
-        let mut queue = self.queue.lock();
-        let future = match queue.as_ref() {
-            Some(sender) => match sender.send(future) {
-                Ok(()) => return Ok(()),
-                // The thread is gone (it cannot end while the sender lives,
-                // unless it panicked): start another.
-                Err(std::sync::mpsc::SendError(future)) => future,
-            },
-            None => future,
-        };
-        Self::spawn(&mut queue, future)
-    }
-
-    /// Starts the thread with `first` queued, and keeps its sender.
-    fn spawn(
-        queue: &mut Option<std::sync::mpsc::Sender<Arc<Shared>>>,
-        first: Arc<Shared>,
-    ) -> std::io::Result<()> {
-        let (sender, receiver) = std::sync::mpsc::channel::<Arc<Shared>>();
-        sender
-            .send(first)
-            .expect("the receiver is alive: it is in this function");
-        std::thread::Builder::new()
-            .name("amp-completion".to_string())
-            .spawn(move || {
-                // Futures arrive in submission order (mostly; any order is
-                // correct): a wait for one that has already finished returns
-                // at once.
-                while let Ok(future) = receiver.recv() {
-                    let result = future.block();
-                    future.complete(result);
-                }
-            })?;
-        WAITER_THREADS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        *queue = Some(sender);
-        Ok(())
     }
 }
 

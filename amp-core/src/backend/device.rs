@@ -52,6 +52,12 @@ impl GpuAdapter {
     }
 }
 
+/// Whether the adapter is Mesa's llvmpipe (lavapipe on Vulkan), whose
+/// loops stop after 65,535 iterations per work item.
+pub(crate) fn is_llvmpipe(info: &wgpu::AdapterInfo) -> bool {
+    info.device_type == wgpu::DeviceType::Cpu && info.name.to_ascii_lowercase().contains("llvmpipe")
+}
+
 /// A wgpu device and queue, with the state needed to turn device loss and
 /// uncaptured errors into [`Error`] values instead of panics.
 pub(crate) struct DeviceContext {
@@ -59,8 +65,10 @@ pub(crate) struct DeviceContext {
     pub(crate) queue: wgpu::Queue,
     health: Arc<Health>,
     scratch: OnceLock<wgpu::Buffer>,
-    /// Kernels compiled for this device.
-    pub(crate) kernels: crate::kernel::KernelCache,
+    /// State that a layer above the backend keeps per device (the kernel
+    /// module's compiled pipelines), of a type the backend does not know:
+    /// see [`attached`](Self::attached).
+    attached: Mutex<Vec<Arc<dyn std::any::Any + Send + Sync>>>,
     /// The driver's pipeline cache, persisted on disk, where the adapter
     /// offers one.
     pub(crate) pipeline_cache: Option<DiskPipelineCache>,
@@ -68,9 +76,7 @@ pub(crate) struct DeviceContext {
     /// item nears the driver's loop limit.
     pub(crate) loop_guard: Option<LoopGuard>,
     /// The one thread that completes this device's awaited futures.
-    pub(crate) waiter: crate::completion_future::DeviceWaiter,
-    /// Staging memory for large uploads, kept between them.
-    pub(crate) uploads: super::upload::UploadRing,
+    pub(crate) waiter: super::waiter::DeviceWaiter,
 }
 
 /// The status buffer of llvmpipe's loop guard: kernels compiled with the
@@ -224,27 +230,39 @@ impl DeviceContext {
             on_error.uncaptured.lock().get_or_insert(text);
         }));
         let pipeline_cache = DiskPipelineCache::open(adapter, &device);
-        let loop_guard =
-            crate::backend::registry::is_llvmpipe(&adapter.get_info()).then(|| LoopGuard {
-                status: device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("amp-rs loop guard"),
-                    size: 4,
-                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-                    mapped_at_creation: false,
-                }),
-                armed: Default::default(),
-            });
+        let loop_guard = is_llvmpipe(&adapter.get_info()).then(|| LoopGuard {
+            status: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("amp-rs loop guard"),
+                size: 4,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
+            armed: Default::default(),
+        });
         Ok(DeviceContext {
             device,
             queue,
             health,
             scratch: OnceLock::new(),
-            kernels: Default::default(),
+            attached: Mutex::new(Vec::new()),
             pipeline_cache,
             loop_guard,
             waiter: Default::default(),
-            uploads: Default::default(),
         })
+    }
+
+    /// The per-device state of type `T` that a layer above the device
+    /// attached (created on first use): the kernel module's compiled
+    /// pipelines, the upload staging ring. The device keeps them without
+    /// depending on their modules, so that dependencies flow one way.
+    pub(crate) fn attached<T: std::any::Any + Send + Sync + Default>(&self) -> Arc<T> {
+        let mut list = self.attached.lock();
+        if let Some(found) = list.iter().find_map(|a| Arc::clone(a).downcast::<T>().ok()) {
+            return found;
+        }
+        let new = Arc::new(T::default());
+        list.push(Arc::clone(&new) as Arc<dyn std::any::Any + Send + Sync>);
+        new
     }
 
     /// `Err(AcceleratorViewRemoved)` once the device is lost; `Ok` before.

@@ -1,19 +1,23 @@
 //! Everything that talks to wgpu or enumerates hardware, kept out of the
 //! public types (as wgpu keeps its HAL calls out of its API types).
 //!
-//! - [`registry`]: enumerates adapters once per process, ranks them, and
-//!   resolves the default accelerator;
 //! - [`device`]: the lazily created wgpu device of one adapter, with its
 //!   loss and uncaptured-error tracking;
 //! - [`storage`]: the coherence record of one data source and the
 //!   transfers between host and accelerators;
 //! - [`upload`]: staging memory kept per device for large uploads;
 //! - [`memory`]: backend-specific property queries wgpu does not expose;
-//! - [`failure`]: failures of host commands, kept until reported.
+//! - [`failure`]: failures of host commands, kept until reported;
+//! - [`waiter`]: the thread per device that completes awaited work.
+//!
+//! Dependencies flow one way: the backend uses nothing above it (the
+//! accelerator, view, container and kernel modules). What a layer above
+//! keeps per device it attaches to the device
+//! ([`DeviceContext::attached`](device::DeviceContext::attached)).
 
 pub(crate) mod device;
 pub(crate) mod failure;
 pub(crate) mod memory;
-pub(crate) mod registry;
 pub(crate) mod storage;
 pub(crate) mod upload;
+pub(crate) mod waiter;

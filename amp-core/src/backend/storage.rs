@@ -805,7 +805,7 @@ impl Storage {
             for r in part.ranges() {
                 let held = r.start..r.end.min(self.bytes).max(r.start);
                 let host = &st.host;
-                device.uploads.write(
+                device.attached::<super::upload::UploadRing>().write(
                     device,
                     buffer,
                     r.start,

@@ -499,18 +499,7 @@ fn linearize<const N: usize>(e: [i32; N], idx: crate::Index<N>) -> i32 {
     acc
 }
 
-fn delinearize<const N: usize>(e: [i32; N], mut k: i32) -> crate::Index<N> {
-    let mut r = [0i32; N];
-    for d in (1..N).rev() {
-        // WGSL's `%` and `/` (a zero extent cannot reach a kernel).
-        r[d] = k.checked_rem(e[d]).unwrap_or(0);
-        k = k.checked_div(e[d]).unwrap_or(k);
-    }
-    if N > 0 {
-        r[0] = k;
-    }
-    crate::Index::new(r)
-}
+use crate::kernel::native::delinearize;
 
 impl<const N: usize> Reshape<N> for crate::Extent<N> {
     fn linearize(self, idx: impl crate::kernel::native::IntoIndex<N>) -> i32 {

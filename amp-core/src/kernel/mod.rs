@@ -83,7 +83,7 @@ pub(crate) struct KernelCache {
 pub fn compiled_sources(view: &AcceleratorView) -> Vec<String> {
     match view.accelerator().device() {
         Ok(Some(device)) => device
-            .kernels
+            .attached::<KernelCache>()
             .kernels
             .lock()
             .values()
@@ -689,7 +689,12 @@ where
                     (id, values)
                 });
                 let key = kept_key.as_ref().unwrap_or(&key);
-                let cached = device.kernels.kernels.lock().get(key).cloned();
+                let cached = device
+                    .attached::<KernelCache>()
+                    .kernels
+                    .lock()
+                    .get(key)
+                    .cloned();
                 let compiled = match cached {
                     Some(k) => {
                         log::trace!(
@@ -795,7 +800,7 @@ where
                             started.elapsed().as_secs_f64() * 1e3
                         );
                         device
-                            .kernels
+                            .attached::<KernelCache>()
                             .kernels
                             .lock()
                             .insert(key.clone(), Arc::clone(&compiled));

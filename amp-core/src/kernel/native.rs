@@ -156,7 +156,7 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
         } else {
             (p.wrapping_div(v), p.wrapping_rem(v))
         };
-        let idx = crate::kernel::math::Reshape::delinearize(self.extent(), e);
+        let idx = delinearize(self.extent().to_array(), e);
         self.word(idx) + c as usize
     }
 }
@@ -1076,4 +1076,18 @@ impl<T: Copy> KernelValue for T {}
 #[inline(always)]
 pub fn value<T: KernelValue>(v: T) -> T {
     v
+}
+
+/// The index of linear position `k` in row-major order of extent `e`, with
+/// WGSL's `%` and `/` (a zero extent cannot reach a kernel).
+pub(crate) fn delinearize<const N: usize>(e: [i32; N], mut k: i32) -> crate::Index<N> {
+    let mut r = [0i32; N];
+    for d in (1..N).rev() {
+        r[d] = k.checked_rem(e[d]).unwrap_or(0);
+        k = k.checked_div(e[d]).unwrap_or(k);
+    }
+    if N > 0 {
+        r[0] = k;
+    }
+    crate::Index::new(r)
 }

@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use parking_lot::Mutex;
 
-use crate::accelerator::{Accelerator, Kind, Properties};
-use crate::backend::device::{GpuAdapter, features_for};
+use super::{Accelerator, Kind, Properties};
+use crate::backend::device::{GpuAdapter, features_for, is_llvmpipe};
 use crate::backend::memory;
 use crate::{AcceleratorLimits, Error, Result};
 
@@ -80,12 +80,6 @@ fn backend_name(backend: wgpu::Backend) -> &'static str {
         wgpu::Backend::BrowserWebGpu => "webgpu",
         _ => "other",
     }
-}
-
-/// Whether the adapter is Mesa's llvmpipe (lavapipe on Vulkan), whose
-/// loops stop after 65,535 iterations per work item.
-pub(crate) fn is_llvmpipe(info: &wgpu::AdapterInfo) -> bool {
-    info.device_type == wgpu::DeviceType::Cpu && info.name.to_ascii_lowercase().contains("llvmpipe")
 }
 
 /// The preference rank of an adapter.

@@ -5,7 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
 use crate::backend::device::{DeviceContext, GpuAdapter};
-use crate::backend::registry;
+mod registry;
 use crate::{AcceleratorView, QueuingMode, Result};
 
 /// A compute device: every wgpu adapter that can run compute shaders, plus the
