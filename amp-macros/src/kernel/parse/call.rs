@@ -1,0 +1,290 @@
+//! Method calls and calls: built-in methods (`x.sqrt()`, `e.contains(&i)`,
+//! see `builtin`), `x.inc()`/`x.post_inc()` steps, constructors
+//! (`Index::new([..])`, `Float4::new(..)`), `f32::from_bits`,
+//! `f16::from_f32`, subgroup and atomic functions (see `atomic`), and calls
+//! of `#[kernel]` functions (see `function`). Parse resolves each into an
+//! AST call (`ExprKind::Call`, `CallFn`, `MakeIndex`, `MakeVector`, ...);
+//! check validates and expand lowers them. The `expr` dispatcher routes
+//! method calls of other kinds (extents, swizzles) elsewhere.
+
+use proc_macro2::{Ident, Span};
+use syn::spanned::Spanned;
+
+use super::super::ast::*;
+use super::builtin::{atomic_function, builtin, subgroup_function};
+use super::ty::vector_type;
+use super::{Binding, Resolver, strip_parens};
+
+impl Resolver<'_> {
+    /// Any other method call: a built-in method (`x.sqrt()`, `a.min(b)`,
+    /// ...); barriers used as values, host view methods and other methods
+    /// are reported.
+    pub(super) fn builtin_method_expr(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        span: Span,
+    ) -> Option<Expr> {
+        let name = m.method.to_string();
+        if name.starts_with("wait")
+            && matches!(strip_parens(&m.receiver), syn::Expr::Field(f) if matches!(&f.member, syn::Member::Named(n) if n == "barrier"))
+        {
+            let msg = if self.tiled {
+                "a barrier is a statement of its own: `t.barrier.wait();`"
+            } else {
+                "barriers exist only in tiled kernels: launch over `extent.tile::<..>()` with a `|t: TiledIndex<N>|` kernel"
+            };
+            self.errors.at(m, msg);
+            return None;
+        }
+        const VIEW_METHODS: &[&str] = &[
+            "section",
+            "section_from",
+            "project",
+            "view_as",
+            "reinterpret_as",
+            "get",
+            "set",
+            "synchronize",
+            "synchronize_async",
+            "synchronize_to",
+            "refresh",
+            "discard_data",
+            "to_vec",
+            "view",
+            "copy_to",
+        ];
+        let Some(b) = builtin(&name) else {
+            let message = if VIEW_METHODS.contains(&name.as_str()) {
+                format!(
+                    "`{name}` of a view or array is host code, not available inside kernels: index the captured view (`a[idx]`, `a[[i, j]]`) and read `a.extent()`; a section is made with its own `let` (`let s = a.section(origin, extent);`); make other views on the host and capture them"
+                )
+            } else {
+                format!(
+                    "`{name}` is not available in kernels; kernels may call the math functions WGSL provides (sqrt, abs, min, max, clamp, floor, exp, sin, mul_add, ...)"
+                )
+            };
+            self.errors.at(&m.method, message);
+            return None;
+        };
+        if m.turbofish.is_some() {
+            self.errors.at(
+                &m.turbofish,
+                "kernel math functions take no generic arguments",
+            );
+        }
+        let mut args = vec![self.expr(&m.receiver)?];
+        for a in &m.args {
+            // `extent.contains(&idx)` takes its index by reference,
+            // as on the host.
+            let a = match strip_parens(a) {
+                syn::Expr::Reference(r) if name == "contains" && r.mutability.is_none() => &*r.expr,
+                other => other,
+            };
+            args.push(self.expr(a)?);
+        }
+        let kind = ExprKind::Call(b, m.method.clone(), args);
+        Some(Expr { kind, span })
+    }
+
+    /// `x.inc()`, `x.dec()`, `x.post_inc()`, `x.post_dec()` of a local
+    /// `Index`/`Extent` (C++ AMP's `++x`, `--x`, `x++`, `x--`): lowered to
+    /// `{ x += 1; x }` and `{ let old = x; x += 1; old }`.
+    pub(super) fn step(&mut self, m: &syn::ExprMethodCall) -> Option<Expr> {
+        let span = m.span();
+        let method = m.method.to_string();
+        let local = match strip_parens(&m.receiver) {
+            syn::Expr::Path(p) => {
+                self.path_ident(p)
+                    .and_then(|n| match self.lookup(&n.to_string()) {
+                        Some(Binding::Local(id, alias)) => Some((id, alias.unwrap_or(n))),
+                        _ => None,
+                    })
+            }
+            _ => None,
+        };
+        let Some((id, name)) = local else {
+            self.errors.at(
+                &m.receiver,
+                format!("`{method}` steps a local `Index` or `Extent` variable in place: call it on a `let mut` local by name"),
+            );
+            return None;
+        };
+        let op = if method.ends_with("inc") {
+            BinaryOp::Add
+        } else {
+            BinaryOp::Sub
+        };
+        let one = Expr {
+            kind: ExprKind::Lit(
+                Lit::Int(1, Some(Scalar::I32)),
+                Some(syn::parse_quote_spanned!(span=> 1i32)),
+            ),
+            span,
+        };
+        let local_expr = |id: u32, name: &Ident| Expr {
+            kind: ExprKind::Local(id, name.clone()),
+            span,
+        };
+        let step = Stmt {
+            kind: StmtKind::Assign(Place::Local(id, name.clone()), Some(op), one),
+            span,
+        };
+        let block = if method.starts_with("post") {
+            let old = self.next_local;
+            self.next_local += 1;
+            let old_name = Ident::new("__amp_old", span);
+            Block {
+                stmts: vec![
+                    Stmt {
+                        kind: StmtKind::Let {
+                            local: old,
+                            name: old_name.clone(),
+                            mutable: false,
+                            ty: None,
+                            native_ty: None,
+                            init: Some(local_expr(id, &name)),
+                        },
+                        span,
+                    },
+                    step,
+                ],
+                tail: Some(Box::new(local_expr(old, &old_name))),
+            }
+        } else {
+            Block {
+                stmts: vec![step],
+                tail: Some(Box::new(local_expr(id, &name))),
+            }
+        };
+        Some(Expr {
+            kind: ExprKind::Block(block),
+            span,
+        })
+    }
+
+    /// A call: a constructor, a conversion, an atomic or subgroup
+    /// function, or a `#[kernel]` function.
+    pub(super) fn call_expr(&mut self, c: &syn::ExprCall, span: Span) -> Option<Expr> {
+        if let syn::Expr::Path(p) = &*c.func {
+            let segs: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            if segs.len() >= 2
+                && (segs[segs.len() - 2] == "Index" || segs[segs.len() - 2] == "Extent")
+                && segs[segs.len() - 1] == "new"
+                && c.args.len() == 1
+                && let syn::Expr::Array(a) = strip_parens(&c.args[0])
+            {
+                let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
+                if parts.len() != a.elems.len() {
+                    return None;
+                }
+                return Some(Expr {
+                    kind: ExprKind::MakeIndex(parts, segs[segs.len() - 2] == "Extent"),
+                    span,
+                });
+            }
+            if segs.len() >= 2
+                && let Some((n, sc)) = vector_type(&segs[segs.len() - 2])
+                && (segs[segs.len() - 1] == "new" || segs[segs.len() - 1] == "splat")
+            {
+                let args: Vec<Expr> = c.args.iter().filter_map(|a| self.expr(a)).collect();
+                let want = if segs[segs.len() - 1] == "new" {
+                    n as usize
+                } else {
+                    1
+                };
+                if args.len() != c.args.len() || args.len() != want {
+                    return None;
+                }
+                return Some(Expr {
+                    kind: ExprKind::MakeVector(n, sc, p.clone(), args),
+                    span,
+                });
+            }
+            const HEAP: &[&str] = &[
+                "Vec", "Box", "String", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap", "VecDeque",
+            ];
+            if segs.iter().any(|s| HEAP.contains(&s.as_str())) {
+                self.errors.at(
+                    &c.func,
+                    "heap allocation is not possible in kernels: accelerators have no heap (C++ AMP restrict(amp)); use a fixed-size array local `[T; N]`",
+                );
+                return None;
+            }
+            if segs.len() == 2 && segs[0] == "f32" && segs[1] == "from_bits" && c.args.len() == 1 {
+                let arg = self.expr(&c.args[0])?;
+                let method = p.path.segments[1].ident.clone();
+                return Some(Expr {
+                    kind: ExprKind::Call("FromBits", method, vec![arg]),
+                    span,
+                });
+            }
+            // `f16::from_f32(x)` / `from_f64` (`half::f16`, the
+            // `half` feature of amp-core).
+            if segs.len() >= 2
+                && segs[segs.len() - 2] == "f16"
+                && (segs[segs.len() - 1] == "from_f32" || segs[segs.len() - 1] == "from_f64")
+                && c.args.len() == 1
+            {
+                let from = &segs[segs.len() - 1];
+                // (typeck gives the argument the parameter's type,
+                // as rustc does.)
+                let arg = self.expr(&c.args[0])?;
+                let method = p.path.segments.last()?.ident.clone();
+                let b = if from == "from_f32" {
+                    "HalfFromF32"
+                } else {
+                    "HalfFromF64"
+                };
+                return Some(Expr {
+                    kind: ExprKind::Call(b, method, vec![arg]),
+                    span,
+                });
+            }
+            if let Some(name) = segs.last()
+                && let Some((op, arity)) = atomic_function(name)
+            {
+                return self.atomic(c, p, name, op, arity);
+            }
+            if let Some(name) = segs.last()
+                && let Some((b, arity)) = subgroup_function(name)
+            {
+                let args: Vec<Expr> = c.args.iter().filter_map(|a| self.expr(a)).collect();
+                if args.len() != c.args.len() {
+                    return None;
+                }
+                if args.len() != arity {
+                    self.errors
+                        .at(c, format!("`{name}` takes {arity} argument(s)"));
+                    return None;
+                }
+                let method = p.path.segments.last()?.ident.clone();
+                return Some(Expr {
+                    kind: ExprKind::Call(b, method, args),
+                    span,
+                });
+            }
+            if p.qself.is_none() {
+                // A `#[kernel]` function (anything else fails to
+                // compile: its IR builder does not exist).
+                let args: Vec<Expr> = c.args.iter().filter_map(|a| self.call_arg(a)).collect();
+                if args.len() != c.args.len() {
+                    return None;
+                }
+                return Some(Expr {
+                    kind: ExprKind::CallFn(p.clone(), args),
+                    span,
+                });
+            }
+        }
+        self.errors.at(
+            &c.func,
+            "kernels can call only #[kernel] functions (by name) and the math methods such as `x.sqrt()`: accelerators have no function pointers (C++ AMP restrict(amp))",
+        );
+        None
+    }
+}
