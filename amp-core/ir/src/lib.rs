@@ -118,6 +118,21 @@ pub fn compile(kernel: Kernel, target: &Target, keep: &[usize]) -> Result<Compil
     let mut types = typeck::check(&mut kernel)?;
     let resources = resources::measure(&kernel, &types)?;
     passes::optimize(&mut kernel, &mut types)?;
+    // Writable views that no statement writes are declared `read`: the
+    // driver may then use read-only caches for them.
+    let written = passes::written_captures(&kernel.body);
+    let demoted: Vec<usize> = (0..kernel.captures.len())
+        .filter(|&i| {
+            matches!(kernel.captures[i].1, CaptureKind::Container { writable: true, .. })
+                && !written.contains(&(i as u32))
+                && !keep.contains(&i)
+        })
+        .collect();
+    for &i in &demoted {
+        if let CaptureKind::Container { writable, .. } = &mut kernel.captures[i].1 {
+            *writable = false;
+        }
+    }
     let loop_guard = target.loop_guard;
     let mut immediates = target.immediates;
     let mut shader = wgsl::write(&kernel, &types, immediates, loop_guard)?;
@@ -125,25 +140,29 @@ pub fn compile(kernel: Kernel, target: &Target, keep: &[usize]) -> Result<Compil
         immediates = false;
         shader = wgsl::write(&kernel, &types, false, loop_guard)?;
     }
-    let mut module = validate::validate(&shader.source, &kernel.name, target)?;
-    // Writable views that no statement writes are declared `read`: the
-    // driver may then use read-only caches for them.
-    let containers: Vec<usize> = (0..kernel.captures.len())
-        .filter(|&i| matches!(kernel.captures[i].1, CaptureKind::Container { .. }))
-        .collect();
-    let demoted: Vec<usize> = validate::never_written(&module)
-        .into_iter()
-        .filter_map(|binding| containers.get(binding as usize).copied())
-        .filter(|i| !keep.contains(i))
-        .collect();
-    if !demoted.is_empty() {
-        for &i in &demoted {
-            if let CaptureKind::Container { writable, .. } = &mut kernel.captures[i].1 {
-                *writable = false;
-            }
+    let module = validate::validate(&shader.source, &kernel.name, target)?;
+    // Debug builds check the analysis against the WGSL: a read-write
+    // binding the module never stores to (other than those in `keep`) is
+    // one the IR analysis missed. (One it wrongly demoted is a store to a
+    // read-only binding, which naga has rejected above.)
+    #[cfg(debug_assertions)]
+    {
+        let containers: Vec<usize> = (0..kernel.captures.len())
+            .filter(|&i| matches!(kernel.captures[i].1, CaptureKind::Container { .. }))
+            .collect();
+        let missed: Vec<usize> = validate::never_written(&module)
+            .into_iter()
+            .filter_map(|binding| containers.get(binding as usize).copied())
+            .filter(|i| !keep.contains(i))
+            .collect();
+        if !missed.is_empty() {
+            return Err(Error::Compile {
+                kernel: kernel.name.clone(),
+                message: format!(
+                    "captures {missed:?} are never written but were not found read-only (a bug in amp-rs)"
+                ),
+            });
         }
-        shader = wgsl::write(&kernel, &types, immediates, loop_guard)?;
-        module = validate::validate(&shader.source, &kernel.name, target)?;
     }
     // Kernels of doc tests (compiled from a temporary file) are not dumped:
     // their names would change with every run.

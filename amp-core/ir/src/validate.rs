@@ -50,6 +50,7 @@ pub(crate) fn validate(source: &str, kernel: &str, target: &Target) -> Result<na
 /// The binding numbers of the read-write storage buffers of `module` that
 /// no statement stores to or accesses atomically: a kernel that only reads
 /// a writable view can bind it read-only.
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
 pub(crate) fn never_written(module: &naga::Module) -> Vec<u32> {
     use naga::{Expression, Function, Handle, Statement};
     /// The global variable a pointer expression points into, if any.

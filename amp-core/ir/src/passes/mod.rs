@@ -132,19 +132,27 @@ pub(crate) fn passes_tiled_index(body: &Block) -> bool {
 /// the capture the call binds, hence the instances): each instance once,
 /// so recursion (an error elsewhere) ends here.
 pub(crate) fn with_instances(body: &Block, f: &mut dyn FnMut(&crate::ir::Expr)) {
-    let mut seen = std::collections::HashSet::new();
-    with_instances_in(body, f, &mut seen);
+    instance_bodies(body, &mut |b| {
+        visit::exprs_mut(&mut b.clone(), &mut |e| f(e));
+    });
 }
 
-fn with_instances_in(
+/// Calls `f` on `body` and on the body of each function instance it calls,
+/// directly or not, once per instance, with the instance's view parameters
+/// replaced by the captures they bind.
+pub(crate) fn instance_bodies(body: &Block, f: &mut dyn FnMut(&Block)) {
+    let mut seen = std::collections::HashSet::new();
+    instance_bodies_in(body, f, &mut seen);
+}
+
+fn instance_bodies_in(
     body: &Block,
-    f: &mut dyn FnMut(&crate::ir::Expr),
+    f: &mut dyn FnMut(&Block),
     seen: &mut std::collections::HashSet<crate::instance::InstanceKey>,
 ) {
-    let mut copy = body.clone();
+    f(body);
     let mut calls = Vec::new();
-    visit::exprs_mut(&mut copy, &mut |e| {
-        f(e);
+    visit::exprs_mut(&mut body.clone(), &mut |e| {
         if let crate::ir::ExprKind::CallFn(func, args, type_args) = &e.kind {
             let callee = func.function();
             if let Ok(bound) = crate::instance::bound_captures(&callee, args, e.span) {
@@ -156,9 +164,46 @@ fn with_instances_in(
         if seen.insert((func.key(), type_args, bound.clone())) {
             let mut callee = func.function();
             crate::instance::specialize(&mut callee, &bound);
-            with_instances_in(&callee.body, f, seen);
+            instance_bodies_in(&callee.body, f, seen);
         }
     }
+}
+
+/// The container captures that `body`, or a function instance it calls,
+/// may write: stores to their elements (or fields of them), atomic
+/// operations on them, `reinterpret_as` stores, and `&mut` references to
+/// their elements (passed on to a function, which may write through them).
+///
+/// The others can be bound read-only (the WGSL declares them `read`,
+/// which lets drivers use read-only caches): the read-only demotion of
+/// writable views a kernel never writes, as an analysis of the IR.
+pub(crate) fn written_captures(body: &Block) -> std::collections::HashSet<u32> {
+    use crate::ir::{Builtin, ExprKind, Place, StmtKind};
+    fn root(p: &Place) -> Option<u32> {
+        match p {
+            Place::Element(c, _) => Some(c.0),
+            Place::Field(p, _) => root(p),
+            Place::Local(_) | Place::ArrayElement(..) | Place::TileElement(..) => None,
+        }
+    }
+    let mut written = std::collections::HashSet::new();
+    instance_bodies(body, &mut |b| {
+        visit::walk_stmts(b, &mut |s| {
+            if let StmtKind::Assign(p, _, _) = &s.kind {
+                written.extend(root(p));
+            }
+        });
+        visit::exprs_mut(&mut b.clone(), &mut |e| match &e.kind {
+            ExprKind::Atomic(_, p, _) | ExprKind::AddrOf(p) => written.extend(root(p)),
+            ExprKind::Call(Builtin::ReinterpretStore, args) => {
+                if let Some(ExprKind::Capture(c)) = args.first().map(|a| &a.kind) {
+                    written.insert(c.0);
+                }
+            }
+            _ => {}
+        });
+    });
+    written
 }
 
 /// A source of new local ids, above every id of the body.
