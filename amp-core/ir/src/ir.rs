@@ -921,6 +921,12 @@ impl FnRef {
         FnRef(FnSource::Shared(cell))
     }
 
+    /// A function defined later through `cell` (leaked), so that parsed
+    /// functions can call each other, or themselves, before all are made.
+    pub(crate) fn cell(cell: &'static std::sync::OnceLock<Function>) -> FnRef {
+        FnRef(FnSource::Shared(cell))
+    }
+
     /// The function's IR (a fresh copy).
     ///
     /// # Panics

@@ -15,6 +15,10 @@
 //! | back end | `wgsl` | the WGSL writer and its namer |
 //! | validation | `validate` | naga parses and validates the WGSL |
 //!
+//! The IR has a text form (module `text`: [`Kernel`]'s `Display` and
+//! [`parse_kernel`]), on which the stage tests in `tests/stages` are built:
+//! a kernel's text in, each stage's result out.
+//!
 //! The crate depends on neither wgpu nor the proc-macro crates: a
 //! [`Target`] says what the device offers, and the result is WGSL source
 //! plus the facts a launcher needs ([`Shader`], [`Resources`]).
@@ -27,12 +31,16 @@ mod instance;
 mod ir;
 mod passes;
 mod resources;
+#[cfg(test)]
+mod stage_tests;
+mod text;
 mod typeck;
 mod validate;
 mod wgsl;
 
 pub use ir::*;
 pub use resources::{MAX_LOCAL_BYTES, Resources};
+pub use text::{ParseError, parse_function, parse_kernel, parse_kernel_in};
 pub use wgsl::{LOOP_GUARD_LIMIT, ParamLayout, Shader, WORKGROUP_SIZE};
 
 /// An error of the kernel compiler.

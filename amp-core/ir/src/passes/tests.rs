@@ -92,8 +92,10 @@ fn kernel(elem: Scalar, stmts: Vec<Stmt>) -> Kernel {
 
 /// Types, optimises and writes `k`; the WGSL is validated by naga.
 fn run(mut k: Kernel) -> crate::Result<(Kernel, String)> {
+    crate::text::tests::assert_round_trip(&k);
     let mut types = typeck::check(&mut k)?;
     super::optimize(&mut k, &mut types)?;
+    crate::text::tests::assert_round_trip(&k);
     let shader = wgsl::write(&k, &types, false, false)?;
     validate::validate(&shader.source, &k.name, &crate::Target::default())?;
     Ok((k, shader.source))

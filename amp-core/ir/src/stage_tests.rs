@@ -1,0 +1,1 @@
+//! Stage tests of the kernel compiler (filled in by the next commit).
