@@ -439,6 +439,12 @@ pub enum Builtin {
     SubgroupSize,
     /// `subgroup_lane()`: the work item's index in its subgroup.
     SubgroupLane,
+    /// WGSL's `select(f, t, c)`: `t` where `c`, else `f` (both evaluated).
+    /// Made by the WGSL lowering (`passes::legalize`), never by the macros.
+    Select,
+    /// Rust's float `%`: C's exact `fmod`, with the sign of the dividend.
+    /// Made by the WGSL lowering (`passes::legalize`) from `%`.
+    Fmod,
 }
 
 impl Builtin {
@@ -508,12 +514,24 @@ pub enum Lit {
 }
 
 /// An expression.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Two expressions are equal if their kinds and spans are (whether or not
+/// they carry their types).
+#[derive(Debug, Clone)]
 pub struct Expr {
     /// What it is.
     pub kind: ExprKind,
     /// Where it is in the Rust source.
     pub span: Span,
+    /// Its type, written by type reconstruction (`None` before it, and on
+    /// expressions a pass made until types are annotated again).
+    pub ty: Option<Type>,
+}
+
+impl PartialEq for Expr {
+    fn eq(&self, other: &Expr) -> bool {
+        self.kind == other.kind && self.span == other.span
+    }
 }
 
 /// The kinds of [`Expr`].
@@ -754,7 +772,20 @@ pub enum BarrierKind {
 impl Expr {
     /// A new expression at `span`.
     pub fn new(kind: ExprKind, span: Span) -> Expr {
-        Expr { kind, span }
+        Expr {
+            kind,
+            span,
+            ty: None,
+        }
+    }
+
+    /// A new expression at `span` whose type is known.
+    pub fn typed(kind: ExprKind, ty: Type, span: Span) -> Expr {
+        Expr {
+            kind,
+            span,
+            ty: Some(ty),
+        }
     }
 }
 

@@ -126,13 +126,16 @@ pub fn compile(kernel: Kernel, target: &Target, keep: &[usize]) -> Result<Compil
     let mut types = typeck::check(&mut kernel)?;
     let resources = resources::measure(&kernel, &types)?;
     passes::optimize(&mut kernel, &mut types)?;
+    passes::legalize(&mut kernel, &mut types)?;
     // Writable views that no statement writes are declared `read`: the
     // driver may then use read-only caches for them.
     let written = passes::written_captures(&kernel.body);
     let demoted: Vec<usize> = (0..kernel.captures.len())
         .filter(|&i| {
-            matches!(kernel.captures[i].1, CaptureKind::Container { writable: true, .. })
-                && !written.contains(&(i as u32))
+            matches!(
+                kernel.captures[i].1,
+                CaptureKind::Container { writable: true, .. }
+            ) && !written.contains(&(i as u32))
                 && !keep.contains(&i)
         })
         .collect();

@@ -181,6 +181,7 @@ names!(builtin_name, BUILTINS, Builtin {
     SubgroupMin => "subgroup_min", SubgroupMax => "subgroup_max",
     SubgroupBroadcast => "subgroup_broadcast", SubgroupBallot => "subgroup_ballot",
     SubgroupSize => "subgroup_size", SubgroupLane => "subgroup_lane",
+    Select => "select", Fmod => "fmod",
 });
 
 names!(atomic_name, ATOMICS, AtomicOp {

@@ -233,6 +233,9 @@ struct Checker<'k> {
     literals: Vec<Term>,
     /// The type arguments of every `#[kernel]` function call, in order.
     calls: Vec<Vec<Term>>,
+    /// The term of every expression checked, by address (the body is not
+    /// changed between the check and the write-back that reads these).
+    exprs: HashMap<*const Expr, Term>,
     /// The return type, when checking a `#[kernel]` function.
     ret: Option<Term>,
     /// The concrete type arguments, when checking a function instance.
@@ -283,6 +286,7 @@ impl<'k> Checker<'k> {
             captures,
             rank,
             literals: Vec::new(),
+            exprs: HashMap::new(),
             calls: Vec::new(),
             ret: None,
             type_args,
@@ -310,7 +314,21 @@ impl<'k> Checker<'k> {
             calls: calls.into_iter(),
         };
         write_literals_block(body, &mut next);
+        let exprs = std::mem::take(&mut self.exprs);
+        crate::passes::visit::exprs_mut(body, &mut |e| {
+            let key: *const Expr = &*e;
+            if let Some(t) = exprs.get(&key) {
+                e.ty = Some(self.solver.finish(t));
+            }
+        });
         types
+    }
+
+    /// Starts from the locals' known types.
+    fn seed(&mut self, types: &Types) {
+        for (id, t) in &types.locals {
+            self.locals.insert(*id, Term::Known(t.clone()));
+        }
     }
 
     fn local(&mut self, id: LocalId) -> Term {
@@ -720,7 +738,14 @@ impl<'k> Checker<'k> {
         }
     }
 
+    /// The term of `e`, recorded for the write-back of expression types.
     fn expr(&mut self, e: &Expr) -> Result<Term> {
+        let t = self.expr_term(e)?;
+        self.exprs.insert(e, t.clone());
+        Ok(t)
+    }
+
+    fn expr_term(&mut self, e: &Expr) -> Result<Term> {
         let span = e.span;
         Ok(match &e.kind {
             ExprKind::Lit(l) => self.lit(l),
@@ -1266,6 +1291,52 @@ pub(crate) fn check_function(
         checker.solver.unify(r, &tail, function.span)?;
     }
     Ok(checker.write_back(&mut function.body))
+}
+
+/// Writes the type of every expression of the typed kernel `kernel` (after
+/// [`check`] and the passes, which add expressions without types) into
+/// the expressions, its locals' types being `types`.
+///
+/// # Errors
+///
+/// [`Error::Compile`] if the body is ill-typed (a bug in a pass).
+pub(crate) fn annotate(kernel: &mut Kernel, types: &Types) -> Result<()> {
+    let mut checker = Checker::new(&kernel.captures, kernel.rank, Vec::new());
+    checker.seed(types);
+    checker.block(&kernel.body)?;
+    checker.write_back(&mut kernel.body);
+    Ok(())
+}
+
+/// [`annotate`] for an instance of `function` with `type_args` (after
+/// [`check_function`] and the passes).
+///
+/// # Errors
+///
+/// [`Error::Compile`] if the body is ill-typed (a bug in a pass).
+pub(crate) fn annotate_function(
+    function: &mut Function,
+    type_args: &[Type],
+    captures: &[(&'static str, CaptureKind)],
+    rank: u32,
+    types: &Types,
+) -> Result<()> {
+    let mut checker = Checker::new(captures, rank, type_args.to_vec());
+    checker.seed(types);
+    let known: Vec<Term> = type_args.iter().map(|t| Term::Known(t.clone())).collect();
+    for (local, _, ty) in &function.params {
+        checker.locals.insert(*local, term_of(ty, &known));
+    }
+    let ret = function.ret.as_ref().map(|r| term_of(r, &known));
+    checker.ret = ret.clone();
+    let tail = checker.block(&function.body)?;
+    if function.body.tail.is_some()
+        && let Some(r) = &ret
+    {
+        checker.solver.unify(r, &tail, function.span)?;
+    }
+    checker.write_back(&mut function.body);
+    Ok(())
 }
 
 fn write_literals_block(b: &mut Block, next: &mut Fill) {

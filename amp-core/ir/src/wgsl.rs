@@ -1,5 +1,10 @@
 //! The WGSL writer: a type-checked [`Kernel`] to WGSL source.
 //!
+//! It runs after `passes::legalize`, which has put the operators whose Rust
+//! semantics differ from WGSL's in WGSL's terms: the writer prints `/`,
+//! `%`, `!=`, `^` and shifts as WGSL's own (see that module for what is
+//! still rewritten here).
+//!
 //! One writer emits every construct; a [`Namer`] gives every local and
 //! capture a WGSL name that is neither a reserved word nor taken. Expressions
 //! that need statements (`if` and block expressions) are hoisted into
@@ -904,7 +909,7 @@ impl Writer<'_> {
                 let value = match op {
                     None => value.0,
                     Some(op) => {
-                        self.binary(*op, (current, target_ty.clone()), value, span, &mut pre)?
+                        self.binary(*op, (current, target_ty.clone()), value, span)?
                             .0
                     }
                 };
@@ -1200,6 +1205,14 @@ impl Writer<'_> {
             self.kernel.rank,
         )?;
         crate::passes::optimize_function(&mut func, &mut types)?;
+        typeck::annotate_function(
+            &mut func,
+            type_args,
+            &self.kernel.captures,
+            self.kernel.rank,
+            &types,
+        )?;
+        crate::passes::legalize_function(&mut func, &self.kernel.captures, &mut types)?;
         // The instance reads the kernel's bindings (the captures its view
         // parameters bind, the tiled index's module-scope variables) by
         // their global names, which its own names must not shadow.
@@ -1853,7 +1866,7 @@ impl Writer<'_> {
                 let rv = self.expr(r, &mut rpre)?;
                 if rpre.iter().all(|l| is_pure_line(l)) {
                     pre.extend(rpre);
-                    return self.binary(*op, lv, rv, span, pre);
+                    return self.binary(*op, lv, rv, span);
                 }
                 // The right operand's statements run only where Rust
                 // evaluates it: `&&` and `||` short-circuit.
@@ -1890,25 +1903,7 @@ impl Writer<'_> {
                     // poison (lavapipe dropped the store of the result).
                     return Ok((self.div_by_zero(&lv.0, negative, pre), lv.1));
                 }
-                if let (BinOp::Div | BinOp::Rem, Type::Scalar(s), Some((d, _))) =
-                    (op, &lv.1, crate::passes::fold::int(r))
-                    && d != 0
-                    && (d != -1 || *s == Scalar::U32)
-                {
-                    // A divisor that is a constant other than 0 (and -1 for
-                    // `i32`) needs no guard: the division is WGSL's.
-                    return Ok(match (op, s) {
-                        (BinOp::Rem, Scalar::I32) => {
-                            // `l - (l / d) * d`: GLSL leaves `%` of negative
-                            // operands undefined.
-                            let t = self.fresh();
-                            pre.push(format!("let {t} = {};", lv.0));
-                            (format!("({t} - ({t} / {}) * {})", rv.0, rv.0), lv.1)
-                        }
-                        _ => (format!("({} {} {})", lv.0, op.wgsl(), rv.0), lv.1),
-                    });
-                }
-                self.binary(*op, lv, rv, span, pre)
+                self.binary(*op, lv, rv, span)
             }
             ExprKind::Unary(op, x) => {
                 if let (UnOp::Neg, ExprKind::Lit(Lit::Int(v, Some(Scalar::I32)))) = (op, &x.kind)
@@ -2274,7 +2269,6 @@ impl Writer<'_> {
         (l, lt): (String, Type),
         (r, rt): (String, Type),
         span: Span,
-        pre: &mut Vec<String>,
     ) -> Result<(String, Type)> {
         if let (Type::Index(n), Type::Index(_)) = (&lt, &rt)
             && matches!(op, BinOp::Eq | BinOp::Ne)
@@ -2300,9 +2294,7 @@ impl Writer<'_> {
                 _ => v.to_string(),
             };
             let parts: Vec<String> = (0..n)
-                .map(|d| {
-                    self.scalar_binary(op, &part(&l, &lt, d), &part(&r, &rt, d), Scalar::I32, pre)
-                })
+                .map(|d| self.scalar_binary(op, &part(&l, &lt, d), &part(&r, &rt, d)))
                 .collect();
             return Ok((
                 format!("array<i32, {n}>({})", parts.join(", ")),
@@ -2323,50 +2315,7 @@ impl Writer<'_> {
             let (l, r) = (widen(&l, &lt), widen(&r, &rt));
             return Ok(match op {
                 BinOp::Eq => (format!("all({l} == {r})"), Type::Scalar(Scalar::Bool)),
-                BinOp::Ne if sc.is_float() => {
-                    // As for scalars: true where a component is NaN.
-                    (format!("(!all({l} == {r}))"), Type::Scalar(Scalar::Bool))
-                }
                 BinOp::Ne => (format!("any({l} != {r})"), Type::Scalar(Scalar::Bool)),
-                BinOp::Rem if !sc.is_int() => {
-                    // Float `%`: the exact `fmod` of each component.
-                    let f = self.fmod(sc);
-                    let (lt, rt) = (self.fresh(), self.fresh());
-                    pre.push(format!("let {lt} = {l};"));
-                    pre.push(format!("let {rt} = {r};"));
-                    let parts: Vec<String> = ["x", "y", "z", "w"][..usize::from(n)]
-                        .iter()
-                        .map(|c| format!("{f}({lt}.{c}, {rt}.{c})"))
-                        .collect();
-                    (format!("{vw}({})", parts.join(", ")), vt)
-                }
-                BinOp::Div | BinOp::Rem if sc.is_int() => {
-                    // As for scalars, component by component: the divisor
-                    // becomes 1 where Rust's wrapping result is WGSL's
-                    // (x / 0 == x, x % 0 == 0, MIN / -1 == MIN,
-                    // MIN % -1 == 0), so that no divisor is zero, not even
-                    // in a constant expression the shader compiler folds.
-                    let (lt, rt, d) = (self.fresh(), self.fresh(), self.fresh());
-                    pre.push(format!("let {lt} = {l};"));
-                    pre.push(format!("let {rt} = {r};"));
-                    let unsafe_divisor = if sc == Scalar::I32 {
-                        format!(
-                            "({rt} == {vw}(0i)) | (({lt} == {vw}(-2147483647i - 1i)) & ({rt} == {vw}(-1i)))"
-                        )
-                    } else {
-                        format!("{rt} == {vw}(0u)")
-                    };
-                    let one = if sc == Scalar::I32 { "1i" } else { "1u" };
-                    pre.push(format!(
-                        "let {d} = select({rt}, {vw}({one}), {unsafe_divisor});"
-                    ));
-                    let text = match (op, sc) {
-                        (BinOp::Div, _) => format!("({lt} / {d})"),
-                        (_, Scalar::I32) => format!("({lt} - ({lt} / {d}) * {d})"),
-                        _ => format!("({lt} % {d})"),
-                    };
-                    (text, vt)
-                }
                 _ => (format!("({l} {} {r})", op.wgsl()), vt),
             });
         }
@@ -2376,17 +2325,7 @@ impl Writer<'_> {
                 format!("operator {} on {lt:?}", op.wgsl()),
             ));
         };
-        let text = match op {
-            BinOp::Shl | BinOp::Shr => {
-                let amount = match rt {
-                    Type::Scalar(Scalar::U32) => r,
-                    _ => format!("u32({r})"),
-                };
-                let bits = 32;
-                format!("({l} {} ({amount} % {bits}u))", op.wgsl())
-            }
-            _ => self.scalar_binary(op, &l, &r, s, pre),
-        };
+        let text = self.scalar_binary(op, &l, &r);
         let ty = if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) {
             Type::Scalar(Scalar::Bool)
         } else {
@@ -2395,7 +2334,16 @@ impl Writer<'_> {
         Ok((text, ty))
     }
 
-    fn scalar_binary(
+    /// `l op r` on scalars: WGSL's operator (Rust's semantics were lowered
+    /// to WGSL's by `passes::legalize`).
+    fn scalar_binary(&mut self, op: BinOp, l: &str, r: &str) -> String {
+        format!("({l} {} {r})", op.wgsl())
+    }
+
+    /// `l op r` with Rust's results for `/` and `%` (what `rem_euclid` and
+    /// `div_euclid` are built on; the operators themselves are lowered by
+    /// `passes::legalize`).
+    fn guarded_binary(
         &mut self,
         op: BinOp,
         l: &str,
@@ -2443,14 +2391,50 @@ impl Writer<'_> {
                     format!("{f}({l}, {r})")
                 }
             }
-            // WGSL has no `^` on `bool`: logical exclusive or is `!=`.
-            (BinOp::BitXor, _) if s == Scalar::Bool => format!("({l} != {r})"),
-            // `x != y` is true when either is NaN (IEEE, Rust); drivers
-            // may compile WGSL's `!=` to an ordered comparison, false then.
-            (BinOp::Ne, false) if s.is_float() => {
-                format!("(!({l} == {r}))")
-            }
             _ => format!("({l} {} {r})", op.wgsl()),
+        }
+    }
+
+    /// [`Builtin::Fmod`]: the exact `fmod` helper, component by component
+    /// on vectors (a scalar operand applies to every component); `f16`
+    /// operands are exact in `f32`, and so is their remainder, which fits
+    /// `f16` again.
+    fn fmod_call(
+        &mut self,
+        args: Vec<(String, Type)>,
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<(String, Type)> {
+        let [(l, lt), (r, rt)] = args.as_slice() else {
+            return Err(compile_error(span, "fmod takes two arguments"));
+        };
+        match (lt, rt) {
+            (Type::Vector(n, s), _) | (_, Type::Vector(n, s)) => {
+                let (n, s) = (*n, *s);
+                let vt = Type::Vector(n, s);
+                let f = self.fmod(s);
+                let (lv, rv) = (self.fresh(), self.fresh());
+                pre.push(format!("let {lv} = {l};"));
+                pre.push(format!("let {rv} = {r};"));
+                let part = |v: &str, t: &Type, c: &str| match t {
+                    Type::Vector(..) => format!("{v}.{c}"),
+                    _ => v.to_string(),
+                };
+                let parts: Vec<String> = ["x", "y", "z", "w"][..usize::from(n)]
+                    .iter()
+                    .map(|c| format!("{f}({}, {})", part(&lv, lt, c), part(&rv, rt, c)))
+                    .collect();
+                Ok((format!("{}({})", type_wgsl(&vt), parts.join(", ")), vt))
+            }
+            (Type::Scalar(Scalar::F16), _) => {
+                let f = self.fmod(Scalar::F16);
+                Ok((format!("f16({f}(f32({l}), f32({r})))"), lt.clone()))
+            }
+            (Type::Scalar(s), _) => {
+                let f = self.fmod(*s);
+                Ok((format!("{f}({l}, {r})"), lt.clone()))
+            }
+            _ => Err(compile_error(span, format!("fmod of {lt:?}"))),
         }
     }
 
@@ -2463,6 +2447,13 @@ impl Writer<'_> {
     ) -> Result<(String, Type)> {
         use Builtin::*;
         match f {
+            Select => {
+                let [(fv, ft), (tv, _), (cv, _)] = args.as_slice() else {
+                    return Err(compile_error(span, "select takes three arguments"));
+                };
+                return Ok((format!("select({fv}, {tv}, {cv})"), ft.clone()));
+            }
+            Fmod => return self.fmod_call(args, span, pre),
             SubgroupSize => return Ok(("amp_sg_size".into(), Type::Scalar(Scalar::U32))),
             SubgroupLane => return Ok(("amp_sg_lane".into(), Type::Scalar(Scalar::U32))),
             SubgroupBallot => {
@@ -2805,8 +2796,8 @@ impl Writer<'_> {
                 return Err(compile_error(span, "a uniform load of a computed value"));
             }
             SubgroupAdd | SubgroupMin | SubgroupMax | SubgroupBroadcast | SubgroupBallot
-            | SubgroupSize | SubgroupLane => {
-                unreachable!("subgroup built-ins are written above")
+            | SubgroupSize | SubgroupLane | Select | Fmod => {
+                unreachable!("subgroup built-ins, select and fmod are written above")
             }
             Hypot | Log | Ln1p | ExpM1 | Cbrt | SinCos | Asinh | Acosh | Atanh => {
                 return Err(compile_error(
@@ -2843,7 +2834,7 @@ impl Writer<'_> {
                 let (x, y) = (self.fresh(), self.fresh());
                 pre.push(format!("let {x} = {};", a[0]));
                 pre.push(format!("let {y} = {};", a[1]));
-                let r = self.scalar_binary(BinOp::Rem, &x, &y, s, pre);
+                let r = self.guarded_binary(BinOp::Rem, &x, &y, s, pre);
                 if s.is_float() {
                     // Rust: `r + |y|` for a negative remainder; the
                     // quotient is `trunc(x / y)` adjusted the same way.
@@ -2865,7 +2856,7 @@ impl Writer<'_> {
                     if f == RemEuclid {
                         r
                     } else {
-                        self.scalar_binary(BinOp::Div, &x, &y, s, pre)
+                        self.guarded_binary(BinOp::Div, &x, &y, s, pre)
                     }
                 } else {
                     let rt = self.fresh();
@@ -2873,7 +2864,7 @@ impl Writer<'_> {
                     if f == RemEuclid {
                         format!("select({rt}, select({rt} + {y}, {rt} - {y}, {y} < 0i), {rt} < 0i)")
                     } else {
-                        let q = self.scalar_binary(BinOp::Div, &x, &y, s, pre);
+                        let q = self.guarded_binary(BinOp::Div, &x, &y, s, pre);
                         let qt = self.fresh();
                         pre.push(format!("let {qt} = {q};"));
                         format!("select({qt}, select({qt} - 1i, {qt} + 1i, {y} < 0i), {rt} < 0i)")

@@ -21,6 +21,7 @@
 //! refused identically everywhere.
 
 pub(crate) mod fold;
+pub(crate) mod legalize;
 pub(crate) mod lower;
 pub(crate) mod scalarize;
 pub(crate) mod unroll;
@@ -56,6 +57,33 @@ fn optimize_block(body: &mut Block, types: &mut Types) -> Result<()> {
     unroll::block(body, types, &mut next, &mut budget)?;
     scalarize::block(body, types, &mut next);
     Ok(())
+}
+
+/// Lowers Rust's semantics to WGSL's in the optimised, typed `kernel`
+/// (the last stage before the writer; see [`legalize`]): annotates every
+/// expression with its type, then rewrites the operators.
+///
+/// # Errors
+///
+/// [`crate::Error::Compile`] if the optimised body is ill-typed (a bug).
+pub(crate) fn legalize(kernel: &mut Kernel, types: &mut Types) -> Result<()> {
+    crate::typeck::annotate(kernel, types)?;
+    let mut next = Fresh::after(&kernel.body, types);
+    legalize::block(&mut kernel.body, &kernel.captures, types, &mut next)
+}
+
+/// [`legalize`] for a `#[kernel]` function's instance (annotated already).
+///
+/// # Errors
+///
+/// As [`legalize`].
+pub(crate) fn legalize_function(
+    function: &mut Function,
+    captures: &[(&'static str, crate::ir::CaptureKind)],
+    types: &mut Types,
+) -> Result<()> {
+    let mut next = Fresh::after(&function.body, types);
+    legalize::block(&mut function.body, captures, types, &mut next)
 }
 
 /// Whether `body` has a loop marked `#[unroll]` (whose unrolling can fail).

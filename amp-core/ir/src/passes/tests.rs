@@ -96,6 +96,21 @@ fn run(mut k: Kernel) -> crate::Result<(Kernel, String)> {
     let mut types = typeck::check(&mut k)?;
     super::optimize(&mut k, &mut types)?;
     crate::text::tests::assert_round_trip(&k);
+    // The WGSL of the whole pipeline; the kernel as the optimising passes
+    // left it.
+    let mut lowered = k.clone();
+    super::legalize(&mut lowered, &mut types)?;
+    let shader = wgsl::write(&lowered, &types, false, false)?;
+    validate::validate(&shader.source, &k.name, &crate::Target::default())?;
+    Ok((k, shader.source))
+}
+
+/// Types, optimises and lowers `k` to WGSL's semantics; returns the
+/// lowered kernel and its WGSL (validated by naga).
+fn legalized(mut k: Kernel) -> crate::Result<(Kernel, String)> {
+    let mut types = typeck::check(&mut k)?;
+    super::optimize(&mut k, &mut types)?;
+    super::legalize(&mut k, &mut types)?;
     let shader = wgsl::write(&k, &types, false, false)?;
     validate::validate(&shader.source, &k.name, &crate::Target::default())?;
     Ok((k, shader.source))
@@ -462,4 +477,193 @@ fn float_methods_wgsl_lacks_are_lowered() {
 /// `out[idx]`: an `f32` the passes cannot know.
 fn elem_load() -> Expr {
     e(ExprKind::Load(CaptureId(0), vec![e(ExprKind::KernelIndex)]))
+}
+
+/// Every `Binary(op, ..)` of `b`, with its divisor (right operand).
+fn binaries(b: &Block, op: BinOp) -> Vec<Expr> {
+    let mut out = Vec::new();
+    visit::exprs_mut(&mut b.clone(), &mut |x| {
+        if let ExprKind::Binary(o, _, r) = &x.kind
+            && *o == op
+        {
+            out.push((**r).clone());
+        }
+    });
+    out
+}
+
+#[test]
+fn integer_division_by_a_variable_gets_a_safe_divisor() {
+    // out[idx] = idx[0] / (idx[0] - 1); out[idx] = idx[0] % (idx[0] - 1)
+    for op in [BinOp::Div, BinOp::Rem] {
+        let k = kernel(
+            Scalar::I32,
+            vec![store(bin(op, dynamic(), bin(BinOp::Sub, dynamic(), i(1))))],
+        );
+        let (k, wgsl) = legalized(k).expect("compiles");
+        // The divisor is a local bound to `select(r, 1, r == 0 || (l == MIN
+        // && r == -1))`, and `%` is `l - (l / d) * d`.
+        let divs = binaries(&k.body, BinOp::Div);
+        assert_eq!(divs.len(), 1, "{wgsl}");
+        assert!(matches!(divs[0].kind, ExprKind::Local(_)), "{wgsl}");
+        assert!(binaries(&k.body, BinOp::Rem).is_empty(), "{wgsl}");
+        assert!(wgsl.contains("select("), "{wgsl}");
+        assert!(wgsl.contains("(-2147483647i - 1i)"), "{wgsl}");
+    }
+}
+
+#[test]
+fn division_by_a_safe_constant_is_wgsl_division() {
+    // A constant divisor other than 0 and -1 needs no guard; the `i32`
+    // remainder is still written with `/` (GLSL leaves `%` of negative
+    // operands undefined).
+    let k = kernel(Scalar::I32, vec![store(bin(BinOp::Div, dynamic(), i(3)))]);
+    let (_, wgsl) = legalized(k).expect("compiles");
+    assert!(!wgsl.contains("select("), "{wgsl}");
+    assert!(wgsl.contains(" / 3i)"), "{wgsl}");
+    let k = kernel(Scalar::I32, vec![store(bin(BinOp::Rem, dynamic(), i(3)))]);
+    let (k, wgsl) = legalized(k).expect("compiles");
+    assert!(binaries(&k.body, BinOp::Rem).is_empty(), "{wgsl}");
+    let store_line = wgsl.lines().find(|l| l.contains("out[")).expect("a store");
+    assert!(!store_line.contains('%'), "{wgsl}");
+    // u32 `%` by a constant is WGSL's.
+    let k = kernel(
+        Scalar::U32,
+        vec![store(bin(
+            BinOp::Rem,
+            e(ExprKind::Cast(Box::new(dynamic()), Scalar::U32)),
+            u(5),
+        ))],
+    );
+    let (_, wgsl) = legalized(k).expect("compiles");
+    assert!(wgsl.contains(" % 5u)"), "{wgsl}");
+}
+
+#[test]
+fn float_inequality_is_the_negated_equality() {
+    // out[idx] = if f(idx) != 0.5 { 1.0 } else { 0.0 }
+    let x = e(ExprKind::Cast(Box::new(dynamic()), Scalar::F32));
+    let cond = bin(BinOp::Ne, x, f(0.5));
+    let value = e(ExprKind::If(
+        Box::new(cond),
+        Block {
+            stmts: vec![],
+            tail: Some(Box::new(f(1.0))),
+        },
+        Block {
+            stmts: vec![],
+            tail: Some(Box::new(f(0.0))),
+        },
+    ));
+    let (k, wgsl) = legalized(kernel(Scalar::F32, vec![store(value)])).expect("compiles");
+    assert!(binaries(&k.body, BinOp::Ne).is_empty(), "{wgsl}");
+    assert!(!wgsl.contains("!="), "{wgsl}");
+    assert!(wgsl.contains("(!("), "{wgsl}");
+}
+
+#[test]
+fn float_remainder_is_fmod() {
+    let x = e(ExprKind::Cast(Box::new(dynamic()), Scalar::F32));
+    let (k, wgsl) =
+        legalized(kernel(Scalar::F32, vec![store(bin(BinOp::Rem, x, f(0.7)))])).expect("compiles");
+    assert!(binaries(&k.body, BinOp::Rem).is_empty(), "{wgsl}");
+    assert!(wgsl.contains("amp_fmod_f32("), "{wgsl}");
+}
+
+#[test]
+fn shift_amounts_are_taken_modulo_32() {
+    // A constant amount is reduced; a run-time one masked.
+    let (_, wgsl) = legalized(kernel(
+        Scalar::I32,
+        vec![store(bin(BinOp::Shl, dynamic(), i(35)))],
+    ))
+    .expect("compiles");
+    assert!(wgsl.contains(" << 3u)"), "{wgsl}");
+    let (_, wgsl) = legalized(kernel(
+        Scalar::I32,
+        vec![store(bin(BinOp::Shr, dynamic(), dynamic()))],
+    ))
+    .expect("compiles");
+    assert!(wgsl.contains(" % 32u)"), "{wgsl}");
+}
+
+#[test]
+fn bool_exclusive_or_is_inequality() {
+    // out[idx] = if (idx[0] > 1) ^ (idx[0] > 2) { 1 } else { 0 }
+    let cond = bin(
+        BinOp::BitXor,
+        bin(BinOp::Gt, dynamic(), i(1)),
+        bin(BinOp::Gt, dynamic(), i(2)),
+    );
+    let value = e(ExprKind::If(
+        Box::new(cond),
+        Block {
+            stmts: vec![],
+            tail: Some(Box::new(i(1))),
+        },
+        Block {
+            stmts: vec![],
+            tail: Some(Box::new(i(0))),
+        },
+    ));
+    let (k, wgsl) = legalized(kernel(Scalar::I32, vec![store(value)])).expect("compiles");
+    assert!(binaries(&k.body, BinOp::BitXor).is_empty(), "{wgsl}");
+    assert!(!wgsl.contains(" ^ "), "{wgsl}");
+}
+
+#[test]
+fn compound_division_evaluates_its_value_first() {
+    // let v = idx[0]; v /= { v += 1; v }; out[idx] = v
+    // Rust reads `v` after the block has changed it: the lowered
+    // assignment binds the value first, then reads the place.
+    let block = e(ExprKind::Block(Block {
+        stmts: vec![s(StmtKind::Assign(
+            Place::Local(LocalId(1)),
+            Some(BinOp::Add),
+            i(1),
+        ))],
+        tail: Some(Box::new(local(1))),
+    }));
+    let k = kernel(
+        Scalar::I32,
+        vec![
+            let_(1, "v", dynamic()),
+            s(StmtKind::Assign(
+                Place::Local(LocalId(1)),
+                Some(BinOp::Div),
+                block,
+            )),
+            store(local(1)),
+        ],
+    );
+    let (k, wgsl) = legalized(k).expect("compiles");
+    // No compound division is left; the value is bound before the
+    // assignment that reads `v`.
+    let compound = count_stmts(&k.body, &|st| {
+        matches!(st.kind, StmtKind::Assign(_, Some(BinOp::Div), _))
+    });
+    assert_eq!(compound, 0, "{wgsl}");
+    let kinds: Vec<&StmtKind> = k.body.stmts.iter().map(|st| &st.kind).collect();
+    let bound = kinds
+        .iter()
+        .position(|st| matches!(st, StmtKind::Let { init: Some(x), .. } if matches!(x.kind, ExprKind::Block(_))))
+        .expect("the value is bound to a local");
+    let assigned = kinds
+        .iter()
+        .position(|st| matches!(st, StmtKind::Assign(Place::Local(LocalId(1)), None, _)))
+        .expect("a plain assignment of v");
+    assert!(bound < assigned, "{wgsl}");
+}
+
+#[test]
+fn index_division_is_lowered_component_by_component() {
+    // out[idx] = (idx / 2)[0] with idx: Index<1> divided by a run-time 0
+    let zero = bin(BinOp::Sub, dynamic(), dynamic());
+    let q = bin(BinOp::Div, e(ExprKind::KernelIndex), zero);
+    let value = e(ExprKind::IndexComponent(Box::new(q), Box::new(i(0))));
+    let (k, wgsl) = legalized(kernel(Scalar::I32, vec![store(value)])).expect("compiles");
+    let divs = binaries(&k.body, BinOp::Div);
+    assert_eq!(divs.len(), 1, "{wgsl}");
+    assert!(matches!(divs[0].kind, ExprKind::Local(_)), "{wgsl}");
+    assert!(wgsl.contains("select("), "{wgsl}");
 }
