@@ -151,6 +151,28 @@ pub fn compile(kernel: Kernel, target: &Target, keep: &[usize]) -> Result<Compil
         immediates = false;
         shader = wgsl::write(&kernel, &types, false, loop_guard)?;
     }
+    // What the module needs and the target lacks is the caller's error,
+    // not an invalid module.
+    let needs = [
+        (
+            shader.uses_f64 && !target.f64,
+            "f64 arithmetic (SHADER_F64)",
+        ),
+        (
+            shader.uses_f16 && !target.f16,
+            "f16 arithmetic (SHADER_F16)",
+        ),
+        (
+            shader.uses_subgroups && !target.subgroups,
+            "subgroup operations (SUBGROUP)",
+        ),
+    ];
+    if let Some((_, feature)) = needs.iter().find(|(missing, _)| *missing) {
+        return Err(Error::Unsupported {
+            target: "the target GPU".to_string(),
+            feature: format!("{feature}, which kernel {} uses", kernel.name),
+        });
+    }
     let module = validate::validate(&shader.source, &kernel.name, target)?;
     // Debug builds check the analysis against the WGSL: a read-write
     // binding the module never stores to (other than those in `keep`) is

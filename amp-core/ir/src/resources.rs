@@ -143,7 +143,7 @@ impl Measure {
             return Err(Error::Compile {
                 kernel: span.to_string(),
                 message: format!(
-                    "{span}: `{}` calls itself (directly or through other functions): recursion is not allowed in kernels (C++ AMP restrict(amp)), on any accelerator: GPUs have no call stack",
+                    "`{}` calls itself (directly or through other functions): recursion is not allowed in kernels (C++ AMP restrict(amp)), on any accelerator: GPUs have no call stack",
                     func.name
                 ),
             });

@@ -109,6 +109,13 @@ fn stage_optimize(k: Kernel) -> String {
     after(k, passes::optimize)
 }
 
+fn stage_legalize(k: Kernel) -> String {
+    after(k, |k, types| {
+        passes::optimize(k, types)?;
+        passes::legalize(k, types)
+    })
+}
+
 fn stage_wgsl(k: Kernel) -> String {
     match crate::lower_to_wgsl(k, &crate::Target::default()) {
         Ok(source) => source,
@@ -203,6 +210,11 @@ fn scalarize() {
 #[test]
 fn optimize() {
     run("optimize", stage_optimize);
+}
+
+#[test]
+fn legalize() {
+    run("legalize", stage_legalize);
 }
 
 #[test]

@@ -214,7 +214,7 @@ fn type_error(span: Span, message: String) -> Error {
 }
 
 fn mismatch(span: Span, a: &Type, b: &Type) -> Error {
-    type_error(span, format!("{a:?} and {b:?} do not match"))
+    type_error(span, format!("`{a}` and `{b}` do not match"))
 }
 
 /// The resolved types of a kernel's locals.
@@ -523,7 +523,7 @@ impl<'k> Checker<'k> {
             return Err(type_error(
                 span,
                 format!(
-                    "reinterpret_as in kernels converts between i32, u32 and f32 (4-byte scalars), not {from:?} and {target:?}: make other reinterpretations on the host"
+                    "reinterpret_as in kernels converts between i32, u32 and f32 (4-byte scalars), not `{from}` and `{target}`: make other reinterpretations on the host"
                 ),
             ));
         }
@@ -573,7 +573,7 @@ impl<'k> Checker<'k> {
                 return Err(type_error(
                     span,
                     format!(
-                        "reinterpret_as in kernels reads and writes types made of 4-byte scalars (i32, u32, f32, their 2- and 4-component vectors, arrays of them), not {t:?}: make other reinterpretations on the host"
+                        "reinterpret_as in kernels reads and writes types made of 4-byte scalars (i32, u32, f32, their 2- and 4-component vectors, arrays of them), not `{t}`: make other reinterpretations on the host"
                     ),
                 ));
             }
