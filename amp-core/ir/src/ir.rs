@@ -954,6 +954,7 @@ impl FnRef {
 
     /// A function defined later through `cell` (leaked), so that parsed
     /// functions can call each other, or themselves, before all are made.
+    #[cfg(feature = "wgsl")]
     pub(crate) fn cell(cell: &'static std::sync::OnceLock<Function>) -> FnRef {
         FnRef(FnSource::Shared(cell))
     }

@@ -27,20 +27,30 @@
 //! the macros' generated code can name the IR; its API follows amp-core's
 //! versions, not semver of its own.
 
+#[cfg(feature = "wgsl")]
 mod instance;
 mod ir;
+#[cfg(feature = "wgsl")]
 mod passes;
+#[cfg(feature = "wgsl")]
 mod resources;
-#[cfg(test)]
+#[cfg(all(test, feature = "wgsl"))]
 mod stage_tests;
+#[cfg(feature = "wgsl")]
 mod text;
+#[cfg(feature = "wgsl")]
 mod typeck;
+#[cfg(feature = "wgsl")]
 mod validate;
+#[cfg(feature = "wgsl")]
 mod wgsl;
 
 pub use ir::*;
+#[cfg(feature = "wgsl")]
 pub use resources::{MAX_LOCAL_BYTES, Resources};
+#[cfg(feature = "wgsl")]
 pub use text::{ParseError, parse_function, parse_kernel, parse_kernel_in};
+#[cfg(feature = "wgsl")]
 pub use wgsl::{LOOP_GUARD_LIMIT, ParamLayout, Shader, WORKGROUP_SIZE};
 
 /// An error of the kernel compiler.
@@ -98,6 +108,7 @@ pub struct Target {
     pub loop_guard: bool,
 }
 
+#[cfg(feature = "wgsl")]
 /// A kernel compiled to WGSL.
 #[derive(Debug, Clone)]
 pub struct Compiled {
@@ -111,6 +122,7 @@ pub struct Compiled {
     pub demoted: Vec<usize>,
 }
 
+#[cfg(feature = "wgsl")]
 /// Lowers `kernel` to validated WGSL for `target`.
 ///
 /// Parameters are passed as immediates when the target has them and they
@@ -220,6 +232,7 @@ pub fn compile(kernel: Kernel, target: &Target, keep: &[usize]) -> Result<Compil
     })
 }
 
+#[cfg(feature = "wgsl")]
 /// Lowers `kernel` to validated WGSL for `target` and returns the source.
 ///
 /// # Errors
@@ -261,6 +274,7 @@ pub fn lower_to_wgsl(kernel: Kernel, target: &Target) -> Result<String> {
     compile(kernel, target, &[]).map(|c| c.shader.source)
 }
 
+#[cfg(feature = "wgsl")]
 /// Types and measures `kernel` for a target without WGSL (the CPU
 /// accelerator): the same checks as for a GPU (types, recursion, sizes,
 /// `#[unroll]` loops that cannot be unrolled).
@@ -283,11 +297,13 @@ pub fn measure(kernel: Kernel) -> Result<Resources> {
     Ok(needs)
 }
 
+#[cfg(feature = "wgsl")]
 /// The WGSL type of a kernel type (as the writer declares it).
 pub fn type_wgsl(t: &Type) -> String {
     wgsl::type_wgsl(t)
 }
 
+#[cfg(feature = "wgsl")]
 /// The file name of a kernel's `AMP_DUMP_WGSL` dump: one file per kernel,
 /// capture types (generic code instantiates a kernel per type) and
 /// parameter passing (devices differ), with a content hash (instances of
@@ -323,6 +339,7 @@ fn dump_name(kernel: &Kernel, immediates: bool, source: &str) -> String {
     name
 }
 
+#[cfg(feature = "wgsl")]
 /// Writes `source` to `dir` as `<kernel name>.wgsl` (best effort: a dump
 /// that cannot be written must not fail the launch).
 fn dump(dir: &str, name: &str, source: &str) {

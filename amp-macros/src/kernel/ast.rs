@@ -4,40 +4,22 @@
 
 use proc_macro2::{Ident, Span};
 
+pub(crate) use amp_ir::{AtomicOp, BarrierKind, BinOp, Builtin, Scalar, TiledField, UnOp};
+
+/// The scalar type a Rust type name denotes (`f16` is named through
+/// `half::f16` paths, resolved elsewhere).
+pub(crate) fn scalar_from_name(name: &str) -> Option<Scalar> {
+    Some(match name {
+        "bool" => Scalar::Bool,
+        "i32" => Scalar::I32,
+        "u32" => Scalar::U32,
+        "f32" => Scalar::F32,
+        "f64" => Scalar::F64,
+        _ => return None,
+    })
+}
+
 /// Scalar types a kernel computes with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Scalar {
-    Bool,
-    I32,
-    U32,
-    F32,
-    F64,
-}
-
-impl Scalar {
-    pub(crate) fn from_name(name: &str) -> Option<Scalar> {
-        Some(match name {
-            "bool" => Scalar::Bool,
-            "i32" => Scalar::I32,
-            "u32" => Scalar::U32,
-            "f32" => Scalar::F32,
-            "f64" => Scalar::F64,
-            _ => return None,
-        })
-    }
-
-    pub(crate) fn variant(self) -> &'static str {
-        match self {
-            Scalar::Bool => "Bool",
-            Scalar::I32 => "I32",
-            Scalar::U32 => "U32",
-            Scalar::F32 => "F32",
-            Scalar::F64 => "F64",
-        }
-    }
-}
-
-/// A local's declared type.
 #[derive(Debug, Clone)]
 pub(crate) enum Ty {
     Scalar(Scalar),
@@ -79,8 +61,8 @@ pub(crate) enum ExprKind {
     KernelIndex(Ident),
     /// A constant (a path to a `const`), inlined by value.
     Const(syn::Path),
-    Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    Unary(UnaryOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Unary(UnOp, Box<Expr>),
     Cast(Box<Expr>, Scalar),
     /// `cap[i]` / `cap[i][j]`: a captured container's element.
     Load(u32, Ident, Vec<Expr>),
@@ -91,7 +73,7 @@ pub(crate) enum ExprKind {
     Array(Vec<Expr>),
     Repeat(Box<Expr>, syn::Expr),
     /// A built-in (method-style) call: its IR name and its Rust method name.
-    Call(&'static str, Ident, Vec<Expr>),
+    Call(Builtin, Ident, Vec<Expr>),
     /// A call of a `#[kernel]` function.
     CallFn(syn::ExprPath, Vec<Expr>),
     /// `e.x`, `e.field`, `e.0`.
@@ -105,7 +87,7 @@ pub(crate) enum ExprKind {
     /// `(a, b, ..)`.
     MakeTuple(Vec<Expr>),
     /// `t.global`, `t.local`, ... of the tiled index (`TiledField` name).
-    Tiled(&'static str, Ident),
+    Tiled(TiledField, Ident),
     /// `a[i][j]` of a `tile_static` array; the flag is set by the check
     /// stage where every work item of the tile reads the same element after
     /// a barrier, with no write to the array since (a uniform value).
@@ -141,7 +123,7 @@ pub(crate) struct Atomic {
     /// The function as written (the native body calls it).
     pub(crate) path: syn::ExprPath,
     /// The IR's `AtomicOp` variant (`inc` and `dec` add and subtract one).
-    pub(crate) op: &'static str,
+    pub(crate) op: AtomicOp,
     /// Whether the call is `atomic_fetch_inc` or `atomic_fetch_dec`.
     pub(crate) implicit_one: bool,
     /// The element (`&a[i]`): a container's or a `tile_static` array's.
@@ -183,7 +165,7 @@ pub(crate) enum StmtKind {
         init: Option<Expr>,
     },
     /// `place = e` or `place op= e`.
-    Assign(Place, Option<BinaryOp>, Expr),
+    Assign(Place, Option<BinOp>, Expr),
     Expr(Expr),
     If(Expr, Block, Option<Block>),
     While(Expr, Block),
@@ -209,7 +191,7 @@ pub(crate) enum StmtKind {
     NativeCheck(proc_macro2::TokenStream),
     /// `t.barrier.wait()` and its variants (`BarrierKind` name), with the
     /// span of the call's closing parenthesis (errors cover the whole call).
-    Barrier(&'static str, Span),
+    Barrier(BarrierKind, Span),
     /// A `tile_static!` array: element type and dimensions (outermost first).
     TileStatic {
         local: u32,
@@ -276,62 +258,4 @@ pub(crate) struct Function {
     pub(crate) tiled: Option<Ident>,
     pub(crate) ret: Option<Ty>,
     pub(crate) body: Block,
-}
-
-/// A binary operator of the kernel language (the IR's `BinOp`, by name).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    BitAnd,
-    BitOr,
-    BitXor,
-    Shl,
-    Shr,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    And,
-    Or,
-}
-
-impl BinaryOp {
-    /// The name of the IR's variant (`amp_core`'s `BinOp`).
-    pub(crate) fn variant(self) -> &'static str {
-        match self {
-            BinaryOp::Add => "Add",
-            BinaryOp::Sub => "Sub",
-            BinaryOp::Mul => "Mul",
-            BinaryOp::Div => "Div",
-            BinaryOp::Rem => "Rem",
-            BinaryOp::BitAnd => "BitAnd",
-            BinaryOp::BitOr => "BitOr",
-            BinaryOp::BitXor => "BitXor",
-            BinaryOp::Shl => "Shl",
-            BinaryOp::Shr => "Shr",
-            BinaryOp::Eq => "Eq",
-            BinaryOp::Ne => "Ne",
-            BinaryOp::Lt => "Lt",
-            BinaryOp::Le => "Le",
-            BinaryOp::Gt => "Gt",
-            BinaryOp::Ge => "Ge",
-            BinaryOp::And => "And",
-            BinaryOp::Or => "Or",
-        }
-    }
-}
-
-/// A unary operator of the kernel language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum UnaryOp {
-    /// `-x`.
-    Neg,
-    /// `!x`.
-    Not,
 }

@@ -427,7 +427,7 @@ impl Uniformity {
                 }
                 !same
             }
-            ExprKind::Tiled(field, _) => matches!(*field, "Global" | "Local"),
+            ExprKind::Tiled(field, _) => matches!(*field, TiledField::Global | TiledField::Local),
             // An atomic's old value differs by thread; so does what
             // `atomic_compare_exchange` writes to `expected`.
             ExprKind::Atomic(a) => {
@@ -446,7 +446,7 @@ impl Uniformity {
             // The right operand of `&&` and `||` runs only for some values
             // of the left one: under varying control if the left varies
             // (a barrier in a block there is divergent).
-            ExprKind::Binary(BinaryOp::And | BinaryOp::Or, l, r) => {
+            ExprKind::Binary(BinOp::And | BinOp::Or, l, r) => {
                 let left = self.expr(l, ctx);
                 self.expr(r, ctx || left) | left
             }
@@ -488,9 +488,9 @@ impl Uniformity {
             }
             // Subgroup operations differ between subgroups (their size is
             // the same everywhere).
-            ExprKind::Call(b, _, xs) if b.starts_with("Subgroup") => {
+            ExprKind::Call(b, _, xs) if b.is_subgroup() => {
                 self.any(xs, ctx);
-                *b != "SubgroupSize"
+                *b != Builtin::SubgroupSize
             }
             // A function's result is uniform where its arguments are only
             // if the function's own summary says so (an atomic's old value

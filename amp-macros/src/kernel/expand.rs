@@ -16,6 +16,12 @@ use super::ast::*;
 /// The IR span of `span`: its file, line and column, as literals. (Not
 /// `line!()` at the user's span: a literal with the user's span would make
 /// lints judge the user's token by the generated one.)
+/// The IR enum variant `v` names, as an identifier for generated code
+/// (`Builtin::Sqrt` -> `Sqrt`).
+fn variant(v: impl std::fmt::Debug) -> proc_macro2::Ident {
+    proc_macro2::Ident::new(&format!("{v:?}"), proc_macro2::Span::call_site())
+}
+
 fn span_tokens(span: Span) -> TokenStream {
     let (line, column) = match std::panic::catch_unwind(|| span.unwrap()) {
         Ok(s) => (s.line() as u32, s.column() as u32),
@@ -27,7 +33,7 @@ fn span_tokens(span: Span) -> TokenStream {
 }
 
 fn scalar_tokens(s: Scalar) -> TokenStream {
-    let v = format_ident!("{}", s.variant());
+    let v = variant(s);
     quote!(__ir::Scalar::#v)
 }
 
@@ -256,8 +262,8 @@ fn cap_id(id: u32) -> TokenStream {
     quote!(__ir::CaptureId(#id))
 }
 
-fn op_tokens(op: &BinaryOp) -> TokenStream {
-    let v = format_ident!("{}", op.variant());
+fn op_tokens(op: &BinOp) -> TokenStream {
+    let v = variant(op);
     quote!(__ir::BinOp::#v)
 }
 
@@ -351,7 +357,7 @@ fn ir_stmt(s: &Stmt) -> TokenStream {
         }
         StmtKind::NativeCheck(_) => unreachable!("filtered out of IR blocks"),
         StmtKind::Barrier(kind, _) => {
-            let kind = format_ident!("{}", kind);
+            let kind = variant(kind);
             quote!(__ir::StmtKind::Barrier(__ir::BarrierKind::#kind))
         }
         StmtKind::TileStatic {
@@ -468,8 +474,8 @@ fn ir_expr(e: &Expr) -> TokenStream {
         }
         ExprKind::Unary(op, x) => {
             let op = match op {
-                UnaryOp::Neg => quote!(Neg),
-                UnaryOp::Not => quote!(Not),
+                UnOp::Neg => quote!(Neg),
+                UnOp::Not => quote!(Not),
             };
             let x = boxed(x);
             quote!(__ir::ExprKind::Unary(__ir::UnOp::#op, #x))
@@ -505,7 +511,7 @@ fn ir_expr(e: &Expr) -> TokenStream {
             quote!(__ir::ExprKind::RepeatArray(#x, (#len) as u32))
         }
         ExprKind::Call(b, _, args) => {
-            let b = format_ident!("{}", b);
+            let b = variant(b);
             let args = args.iter().map(ir_expr);
             quote!(__ir::ExprKind::Call(__ir::Builtin::#b, ::std::vec![#(#args),*]))
         }
@@ -525,7 +531,7 @@ fn ir_expr(e: &Expr) -> TokenStream {
             quote!(__ir::ExprKind::Field(#x, __ir::Member::Named(#m)))
         }
         ExprKind::Tiled(field, _) => {
-            let field = format_ident!("{}", field);
+            let field = variant(field);
             quote!(__ir::ExprKind::Tiled(__ir::TiledField::#field))
         }
         ExprKind::TileLoad(id, _, idx, uniform, _) => {
@@ -585,7 +591,7 @@ fn ir_expr(e: &Expr) -> TokenStream {
 /// expected; expected = old; ok }`, so that the passes see the write to
 /// `expected` as an ordinary assignment.
 fn ir_atomic(a: &Atomic, span: &TokenStream) -> TokenStream {
-    let op = format_ident!("{}", a.op);
+    let op = variant(a.op);
     let place = ir_place(&a.target);
     let mut args: Vec<TokenStream> = a.args.iter().map(ir_expr).collect();
     if a.implicit_one {
@@ -689,30 +695,30 @@ pub(crate) fn native_block(cx: Cx<'_>, b: &Block) -> TokenStream {
 /// How the native form computes `op`: a function of
 /// `amp_core::__private::kernel::ops` (wrapping, WGSL-safe arithmetic) or
 /// Rust's own operator. Every operator has exactly one entry (no fallback).
-fn native_op(op: BinaryOp) -> Result<&'static str, TokenStream> {
+fn native_op(op: BinOp) -> Result<&'static str, TokenStream> {
     Ok(match op {
-        BinaryOp::Add => "ops::add",
-        BinaryOp::Sub => "ops::sub",
-        BinaryOp::Mul => "ops::mul",
-        BinaryOp::Div => "ops::div",
-        BinaryOp::Rem => "ops::rem",
-        BinaryOp::Shl => "ops::shl",
-        BinaryOp::Shr => "ops::shr",
-        BinaryOp::BitAnd => return Err(quote!(&)),
-        BinaryOp::BitOr => return Err(quote!(|)),
-        BinaryOp::BitXor => return Err(quote!(^)),
-        BinaryOp::Eq => return Err(quote!(==)),
-        BinaryOp::Ne => return Err(quote!(!=)),
-        BinaryOp::Lt => return Err(quote!(<)),
-        BinaryOp::Le => return Err(quote!(<=)),
-        BinaryOp::Gt => return Err(quote!(>)),
-        BinaryOp::Ge => return Err(quote!(>=)),
-        BinaryOp::And => return Err(quote!(&&)),
-        BinaryOp::Or => return Err(quote!(||)),
+        BinOp::Add => "ops::add",
+        BinOp::Sub => "ops::sub",
+        BinOp::Mul => "ops::mul",
+        BinOp::Div => "ops::div",
+        BinOp::Rem => "ops::rem",
+        BinOp::Shl => "ops::shl",
+        BinOp::Shr => "ops::shr",
+        BinOp::BitAnd => return Err(quote!(&)),
+        BinOp::BitOr => return Err(quote!(|)),
+        BinOp::BitXor => return Err(quote!(^)),
+        BinOp::Eq => return Err(quote!(==)),
+        BinOp::Ne => return Err(quote!(!=)),
+        BinOp::Lt => return Err(quote!(<)),
+        BinOp::Le => return Err(quote!(<=)),
+        BinOp::Gt => return Err(quote!(>)),
+        BinOp::Ge => return Err(quote!(>=)),
+        BinOp::And => return Err(quote!(&&)),
+        BinOp::Or => return Err(quote!(||)),
     })
 }
 
-fn native_binary(op: &BinaryOp, l: TokenStream, r: TokenStream, span: Span) -> TokenStream {
+fn native_binary(op: &BinOp, l: TokenStream, r: TokenStream, span: Span) -> TokenStream {
     let op = match native_op(*op) {
         Ok(f) => {
             let f = kpath(f);
@@ -757,11 +763,11 @@ pub(crate) fn native_rev_range(
 /// `&=`, `|=`, `^=` for the bitwise compound assignments: they cannot
 /// overflow, and spelled out as `x = x | v` they would trip clippy's
 /// `assign_op_pattern` on the user's code.
-fn bit_assign(op: &BinaryOp) -> Option<TokenStream> {
+fn bit_assign(op: &BinOp) -> Option<TokenStream> {
     match op {
-        BinaryOp::BitAnd => Some(quote!(&=)),
-        BinaryOp::BitOr => Some(quote!(|=)),
-        BinaryOp::BitXor => Some(quote!(^=)),
+        BinOp::BitAnd => Some(quote!(&=)),
+        BinOp::BitOr => Some(quote!(|=)),
+        BinOp::BitXor => Some(quote!(^=)),
         _ => None,
     }
 }
@@ -1035,10 +1041,7 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         ExprKind::Lit(l, None) => match l {
             Lit::Int(v, s) => {
                 let lit = match s {
-                    Some(s) => {
-                        proc_macro2::Literal::u128_unsuffixed(*v).to_string()
-                            + &s.variant().to_lowercase()
-                    }
+                    Some(s) => proc_macro2::Literal::u128_unsuffixed(*v).to_string() + s.rust(),
                     None => proc_macro2::Literal::u128_unsuffixed(*v).to_string(),
                 };
                 let mut tok: proc_macro2::Literal = lit.parse().expect("a literal");
@@ -1055,7 +1058,7 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
                     text.push_str(".0");
                 }
                 if let Some(s) = s {
-                    text.push_str(&s.variant().to_lowercase());
+                    text.push_str(s.rust());
                 }
                 let mut tok: proc_macro2::Literal = text.parse().expect("a literal");
                 tok.set_span(span);
@@ -1112,7 +1115,7 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         }
         ExprKind::Unary(op, x) => {
             let x = native_expr(cx, x);
-            if *op == UnaryOp::Neg {
+            if *op == UnOp::Neg {
                 let f = kpath("ops::neg");
                 quote_spanned!(span=> #f(#x))
             } else {
@@ -1125,7 +1128,7 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         }
         ExprKind::Cast(x, s) => {
             let x = native_expr(cx, x);
-            let s = format_ident!("{}", s.variant().to_lowercase());
+            let s = format_ident!("{}", s.rust());
             let f = kpath("ops::cast");
             quote_spanned!(span=> #f::<#s, _>(#x))
         }
@@ -1166,11 +1169,11 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             let field = format_ident!(
                 "{}",
                 match *field {
-                    "Global" => "global",
-                    "Local" => "local",
-                    "Tile" => "tile",
-                    "TileOrigin" => "tile_origin",
-                    _ => "tile_extent",
+                    TiledField::Global => "global",
+                    TiledField::Local => "local",
+                    TiledField::Tile => "tile",
+                    TiledField::TileOrigin => "tile_origin",
+                    TiledField::TileExtent => "tile_extent",
                 }
             );
             quote_spanned!(span=> #param.#field)
@@ -1663,7 +1666,7 @@ fn deepen_paths(tokens: TokenStream) -> TokenStream {
 fn native_field_assign(
     cx: Cx<'_>,
     place: &Place,
-    op: Option<BinaryOp>,
+    op: Option<BinOp>,
     value: TokenStream,
     span: Span,
 ) -> TokenStream {
@@ -1737,31 +1740,31 @@ fn member_tokens(m: &syn::Member) -> TokenStream {
 mod tests {
     use super::*;
 
-    const ALL: [BinaryOp; 18] = [
-        BinaryOp::Add,
-        BinaryOp::Sub,
-        BinaryOp::Mul,
-        BinaryOp::Div,
-        BinaryOp::Rem,
-        BinaryOp::BitAnd,
-        BinaryOp::BitOr,
-        BinaryOp::BitXor,
-        BinaryOp::Shl,
-        BinaryOp::Shr,
-        BinaryOp::Eq,
-        BinaryOp::Ne,
-        BinaryOp::Lt,
-        BinaryOp::Le,
-        BinaryOp::Gt,
-        BinaryOp::Ge,
-        BinaryOp::And,
-        BinaryOp::Or,
+    const ALL: [BinOp; 18] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::BitAnd,
+        BinOp::BitOr,
+        BinOp::BitXor,
+        BinOp::Shl,
+        BinOp::Shr,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+        BinOp::And,
+        BinOp::Or,
     ];
 
-    /// Each operator has a native form and an IR variant of its own: an
-    /// operator the native form did not know used to become `||`.
+    /// Each operator has a native form of its own: an operator the native
+    /// form did not know used to become `||`.
     #[test]
-    fn every_operator_has_its_own_native_form_and_ir_variant() {
+    fn every_operator_has_its_own_native_form() {
         let native: Vec<String> = ALL
             .iter()
             .map(|op| match native_op(*op) {
@@ -1773,10 +1776,10 @@ mod tests {
         assert_eq!(distinct.len(), ALL.len(), "{native:?}");
         let or = native.iter().filter(|n| *n == "||").count();
         assert_eq!(or, 1, "only `Or` is `||`: {native:?}");
-        let variants: std::collections::HashSet<&str> = ALL.iter().map(|op| op.variant()).collect();
+        let variants: std::collections::HashSet<String> =
+            ALL.iter().map(|op| variant(op).to_string()).collect();
         assert_eq!(variants.len(), ALL.len());
-        let text =
-            native_binary(&BinaryOp::Ge, quote!(a), quote!(b), Span::call_site()).to_string();
+        let text = native_binary(&BinOp::Ge, quote!(a), quote!(b), Span::call_site()).to_string();
         assert_eq!(text, "(a >= b)");
     }
 }

@@ -114,14 +114,14 @@ fn expr(e: &Expr, s: &mut Sites) {
     // its `if`s and block expressions, whose statements it does not visit.
     let mut blocks: Vec<&Block> = Vec::new();
     super::split::visit_expr(e, &mut |x| match &x.kind {
-        ExprKind::Call(name, _, args) if name.starts_with("Reinterpret") => {
+        ExprKind::Call(name @ (Builtin::ReinterpretLoad | Builtin::ReinterpretStore), _, args) => {
             if let Some(Expr {
                 kind: ExprKind::Capture(c, cap),
                 ..
             }) = args.first()
             {
                 note(&mut s.reinterprets, *c, cap.span());
-                if *name == "ReinterpretStore" {
+                if *name == Builtin::ReinterpretStore {
                     note(&mut s.writes, *c, cap.span());
                 }
             }
@@ -133,11 +133,13 @@ fn expr(e: &Expr, s: &mut Sites) {
                 note(&mut s.writes, c, span);
             }
         }
-        ExprKind::Call(name, ..) if name.starts_with("Subgroup") && *name != "SubgroupSize" => {
+        ExprKind::Call(name, ..) if name.is_subgroup() && *name != Builtin::SubgroupSize => {
             s.varies = true;
         }
         ExprKind::Load(..) | ExprKind::TileLoad(..) | ExprKind::KernelIndex(_) => s.varies = true,
-        ExprKind::Tiled(field, _) if matches!(*field, "Global" | "Local") => s.varies = true,
+        ExprKind::Tiled(field, _) if matches!(*field, TiledField::Global | TiledField::Local) => {
+            s.varies = true
+        }
         ExprKind::CallFn(path, _) if !s.calls.contains(path) => s.calls.push(path.clone()),
         ExprKind::If(_, a, b) => blocks.extend([a, b]),
         ExprKind::Block(b) => blocks.push(b),

@@ -19,7 +19,7 @@ impl Resolver<'_> {
         c: &syn::ExprCall,
         path: &syn::ExprPath,
         name: &str,
-        op: &'static str,
+        op: AtomicOp,
         arity: usize,
     ) -> Option<Expr> {
         if c.args.len() != arity {
@@ -83,13 +83,13 @@ impl Resolver<'_> {
         &mut self,
         c: &syn::ExprCall,
         path: &syn::ExprPath,
-        op: &'static str,
+        op: AtomicOp,
         arity: usize,
         target: Place,
     ) -> Option<Expr> {
         let span = c.span();
         let mut rest = c.args.iter().skip(1);
-        let expected = if op == "CompareExchange" {
+        let expected = if op == AtomicOp::CompareExchange {
             let arg = rest.next().expect("three arguments");
             let local = match strip_parens(arg) {
                 syn::Expr::Reference(r) if r.mutability.is_some() => match strip_parens(&r.expr) {

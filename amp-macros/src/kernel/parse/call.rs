@@ -110,9 +110,9 @@ impl Resolver<'_> {
             return None;
         };
         let op = if method.ends_with("inc") {
-            BinaryOp::Add
+            BinOp::Add
         } else {
-            BinaryOp::Sub
+            BinOp::Sub
         };
         let one = Expr {
             kind: ExprKind::Lit(
@@ -219,7 +219,7 @@ impl Resolver<'_> {
                 let arg = self.expr(&c.args[0])?;
                 let method = p.path.segments[1].ident.clone();
                 return Some(Expr {
-                    kind: ExprKind::Call("FromBits", method, vec![arg]),
+                    kind: ExprKind::Call(Builtin::FromBits, method, vec![arg]),
                     span,
                 });
             }
@@ -236,9 +236,9 @@ impl Resolver<'_> {
                 let arg = self.expr(&c.args[0])?;
                 let method = p.path.segments.last()?.ident.clone();
                 let b = if from == "from_f32" {
-                    "HalfFromF32"
+                    Builtin::HalfFromF32
                 } else {
-                    "HalfFromF64"
+                    Builtin::HalfFromF64
                 };
                 return Some(Expr {
                     kind: ExprKind::Call(b, method, vec![arg]),

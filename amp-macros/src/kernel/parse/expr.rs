@@ -179,7 +179,7 @@ impl Resolver<'_> {
                 span,
             };
             return Some(Expr {
-                kind: ExprKind::Unary(UnaryOp::Neg, Box::new(inner)),
+                kind: ExprKind::Unary(amp_ir::UnOp::Neg, Box::new(inner)),
                 span,
             });
         }
@@ -288,8 +288,8 @@ impl Resolver<'_> {
     /// A unary operator, or `*p` of a `&mut` parameter.
     fn unary_expr(&mut self, u: &syn::ExprUnary, span: Span) -> Option<Expr> {
         let kind = match u.op {
-            UnOp::Neg(_) => ExprKind::Unary(UnaryOp::Neg, Box::new(self.expr(&u.expr)?)),
-            UnOp::Not(_) => ExprKind::Unary(UnaryOp::Not, Box::new(self.expr(&u.expr)?)),
+            UnOp::Neg(_) => ExprKind::Unary(amp_ir::UnOp::Neg, Box::new(self.expr(&u.expr)?)),
+            UnOp::Not(_) => ExprKind::Unary(amp_ir::UnOp::Not, Box::new(self.expr(&u.expr)?)),
             // `*a` of a `&mut` parameter: the caller's local.
             UnOp::Deref(_) if let Some((id, name)) = self.ref_param(&u.expr) => {
                 ExprKind::Local(id, name)
@@ -317,7 +317,7 @@ impl Resolver<'_> {
             syn::Type::Path(p) => match p
                 .path
                 .get_ident()
-                .and_then(|i| Scalar::from_name(&i.to_string()))
+                .and_then(|i| super::super::ast::scalar_from_name(&i.to_string()))
             {
                 Some(s) => s,
                 None => {
@@ -426,37 +426,37 @@ impl Resolver<'_> {
     }
 }
 
-pub(super) fn bin_op(op: &syn::BinOp) -> Option<(BinaryOp, bool)> {
+pub(super) fn bin_op(op: &syn::BinOp) -> Option<(BinOp, bool)> {
     use syn::BinOp::*;
     Some(match op {
-        Add(_) => (BinaryOp::Add, false),
-        Sub(_) => (BinaryOp::Sub, false),
-        Mul(_) => (BinaryOp::Mul, false),
-        Div(_) => (BinaryOp::Div, false),
-        Rem(_) => (BinaryOp::Rem, false),
-        And(_) => (BinaryOp::And, false),
-        Or(_) => (BinaryOp::Or, false),
-        BitXor(_) => (BinaryOp::BitXor, false),
-        BitAnd(_) => (BinaryOp::BitAnd, false),
-        BitOr(_) => (BinaryOp::BitOr, false),
-        Shl(_) => (BinaryOp::Shl, false),
-        Shr(_) => (BinaryOp::Shr, false),
-        Eq(_) => (BinaryOp::Eq, false),
-        Lt(_) => (BinaryOp::Lt, false),
-        Le(_) => (BinaryOp::Le, false),
-        Ne(_) => (BinaryOp::Ne, false),
-        Ge(_) => (BinaryOp::Ge, false),
-        Gt(_) => (BinaryOp::Gt, false),
-        AddAssign(_) => (BinaryOp::Add, true),
-        SubAssign(_) => (BinaryOp::Sub, true),
-        MulAssign(_) => (BinaryOp::Mul, true),
-        DivAssign(_) => (BinaryOp::Div, true),
-        RemAssign(_) => (BinaryOp::Rem, true),
-        BitXorAssign(_) => (BinaryOp::BitXor, true),
-        BitAndAssign(_) => (BinaryOp::BitAnd, true),
-        BitOrAssign(_) => (BinaryOp::BitOr, true),
-        ShlAssign(_) => (BinaryOp::Shl, true),
-        ShrAssign(_) => (BinaryOp::Shr, true),
+        Add(_) => (BinOp::Add, false),
+        Sub(_) => (BinOp::Sub, false),
+        Mul(_) => (BinOp::Mul, false),
+        Div(_) => (BinOp::Div, false),
+        Rem(_) => (BinOp::Rem, false),
+        And(_) => (BinOp::And, false),
+        Or(_) => (BinOp::Or, false),
+        BitXor(_) => (BinOp::BitXor, false),
+        BitAnd(_) => (BinOp::BitAnd, false),
+        BitOr(_) => (BinOp::BitOr, false),
+        Shl(_) => (BinOp::Shl, false),
+        Shr(_) => (BinOp::Shr, false),
+        Eq(_) => (BinOp::Eq, false),
+        Lt(_) => (BinOp::Lt, false),
+        Le(_) => (BinOp::Le, false),
+        Ne(_) => (BinOp::Ne, false),
+        Ge(_) => (BinOp::Ge, false),
+        Gt(_) => (BinOp::Gt, false),
+        AddAssign(_) => (BinOp::Add, true),
+        SubAssign(_) => (BinOp::Sub, true),
+        MulAssign(_) => (BinOp::Mul, true),
+        DivAssign(_) => (BinOp::Div, true),
+        RemAssign(_) => (BinOp::Rem, true),
+        BitXorAssign(_) => (BinOp::BitXor, true),
+        BitAndAssign(_) => (BinOp::BitAnd, true),
+        BitOrAssign(_) => (BinOp::BitOr, true),
+        ShlAssign(_) => (BinOp::Shl, true),
+        ShrAssign(_) => (BinOp::Shr, true),
         _ => return None,
     })
 }

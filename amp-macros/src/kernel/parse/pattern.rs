@@ -56,7 +56,7 @@ impl Resolver<'_> {
             self.scopes.pop();
             let cond = match (cond, guard) {
                 (Some(c), Some(g)) => Some(Expr {
-                    kind: ExprKind::Binary(BinaryOp::And, Box::new(c), Box::new(g)),
+                    kind: ExprKind::Binary(BinOp::And, Box::new(c), Box::new(g)),
                     span,
                 }),
                 (None, Some(g)) => Some(g),
@@ -128,7 +128,7 @@ impl Resolver<'_> {
         let eq = |this: &mut Self, e: &syn::Expr| -> Option<Expr> {
             let rhs = this.expr(e)?;
             Some(Expr {
-                kind: ExprKind::Binary(BinaryOp::Eq, Box::new(value.clone()), Box::new(rhs)),
+                kind: ExprKind::Binary(BinOp::Eq, Box::new(value.clone()), Box::new(rhs)),
                 span,
             })
         };
@@ -162,7 +162,7 @@ impl Resolver<'_> {
                     acc = Some(match acc {
                         None => c,
                         Some(a) => Expr {
-                            kind: ExprKind::Binary(BinaryOp::Or, Box::new(a), Box::new(c)),
+                            kind: ExprKind::Binary(BinOp::Or, Box::new(a), Box::new(c)),
                             span,
                         },
                     });
@@ -171,12 +171,12 @@ impl Resolver<'_> {
             }
             syn::Pat::Range(r) => {
                 let lo = r.start.as_ref().and_then(|s| self.expr(s)).map(|lo| Expr {
-                    kind: ExprKind::Binary(BinaryOp::Ge, Box::new(value.clone()), Box::new(lo)),
+                    kind: ExprKind::Binary(BinOp::Ge, Box::new(value.clone()), Box::new(lo)),
                     span,
                 });
                 let op = match r.limits {
-                    syn::RangeLimits::Closed(_) => BinaryOp::Le,
-                    syn::RangeLimits::HalfOpen(_) => BinaryOp::Lt,
+                    syn::RangeLimits::Closed(_) => BinOp::Le,
+                    syn::RangeLimits::HalfOpen(_) => BinOp::Lt,
                 };
                 let hi = r.end.as_ref().and_then(|e| self.expr(e)).map(|hi| Expr {
                     kind: ExprKind::Binary(op, Box::new(value.clone()), Box::new(hi)),
@@ -184,7 +184,7 @@ impl Resolver<'_> {
                 });
                 match (lo, hi) {
                     (Some(a), Some(b)) => Some(Expr {
-                        kind: ExprKind::Binary(BinaryOp::And, Box::new(a), Box::new(b)),
+                        kind: ExprKind::Binary(BinOp::And, Box::new(a), Box::new(b)),
                         span,
                     }),
                     (a, b) => a.or(b),

@@ -169,7 +169,7 @@ impl Resolver<'_> {
                 // `w[k]` of a reinterpreted view: the value made of
                 // the words at position `k`.
                 ExprKind::Call(
-                    "ReinterpretLoad",
+                    Builtin::ReinterpretLoad,
                     Ident::new("reinterpret_load", span),
                     vec![
                         Expr {
@@ -352,7 +352,7 @@ impl Resolver<'_> {
                     }
                 };
                 let at = Expr {
-                    kind: ExprKind::Binary(BinaryOp::Add, Box::new(origin), Box::new(index)),
+                    kind: ExprKind::Binary(BinOp::Add, Box::new(origin), Box::new(index)),
                     span,
                 };
                 Some((IndexBase::Capture(capture, capture_name), vec![at]))
@@ -399,11 +399,11 @@ impl Resolver<'_> {
                         span,
                     }
                 };
-                let call = |ir: &'static str, method: &str, args: Vec<Expr>| Expr {
+                let call = |ir: Builtin, method: &str, args: Vec<Expr>| Expr {
                     kind: ExprKind::Call(ir, Ident::new(method, span), args),
                     span,
                 };
-                let at = call("Linearize", "linearize", vec![extent, index]);
+                let at = call(Builtin::Linearize, "linearize", vec![extent, index]);
                 let whole = match &section {
                     Some((_, e)) => e.clone(),
                     None => Expr {
@@ -411,10 +411,10 @@ impl Resolver<'_> {
                         span,
                     },
                 };
-                let mut index = call("Delinearize", "delinearize", vec![whole, at]);
+                let mut index = call(Builtin::Delinearize, "delinearize", vec![whole, at]);
                 if let Some((origin, _)) = section {
                     index = Expr {
-                        kind: ExprKind::Binary(BinaryOp::Add, Box::new(origin), Box::new(index)),
+                        kind: ExprKind::Binary(BinOp::Add, Box::new(origin), Box::new(index)),
                         span,
                     };
                 }
@@ -443,7 +443,7 @@ impl Resolver<'_> {
                     None => parts,
                     Some((origin, _)) => vec![Expr {
                         kind: ExprKind::Binary(
-                            BinaryOp::Add,
+                            BinOp::Add,
                             Box::new(origin),
                             Box::new(Expr {
                                 kind: ExprKind::MakeIndex(parts, false),
@@ -505,7 +505,7 @@ impl Resolver<'_> {
         Some(Some(ExprKind::Element(
             Box::new(Expr { kind: whole, span }),
             Box::new(Expr {
-                kind: ExprKind::Binary(BinaryOp::Add, Box::new(k), Box::new(fixed)),
+                kind: ExprKind::Binary(BinOp::Add, Box::new(k), Box::new(fixed)),
                 span,
             }),
         )))

@@ -309,7 +309,7 @@ impl Resolver<'_> {
                         let k = k.pop()?;
                         StmtKind::Expr(Expr {
                             kind: ExprKind::Call(
-                                "ReinterpretStore",
+                                Builtin::ReinterpretStore,
                                 Ident::new("reinterpret_store", span),
                                 vec![
                                     Expr {

@@ -22,7 +22,7 @@ impl Resolver<'_> {
     }
 
     /// `t.global` (and the other index fields) of the tiled index.
-    pub(super) fn tiled_field(&self, e: &syn::Expr) -> Option<(&'static str, Ident)> {
+    pub(super) fn tiled_field(&self, e: &syn::Expr) -> Option<(TiledField, Ident)> {
         let syn::Expr::Field(f) = strip_parens(e) else {
             return None;
         };
@@ -33,11 +33,11 @@ impl Resolver<'_> {
             return None;
         };
         let field = match m.to_string().as_str() {
-            "global" => "Global",
-            "local" => "Local",
-            "tile" => "Tile",
-            "tile_origin" => "TileOrigin",
-            "tile_extent" => "TileExtent",
+            "global" => TiledField::Global,
+            "local" => TiledField::Local,
+            "tile" => TiledField::Tile,
+            "tile_origin" => TiledField::TileOrigin,
+            "tile_extent" => TiledField::TileExtent,
             _ => return None,
         };
         let syn::Expr::Path(p) = strip_parens(&f.base) else {
@@ -46,8 +46,8 @@ impl Resolver<'_> {
         Some((field, self.path_ident(p)?))
     }
 
-    /// `t.barrier.wait()` and the other barriers: the `BarrierKind` name.
-    pub(super) fn barrier_call(&self, m: &syn::ExprMethodCall) -> Option<&'static str> {
+    /// `t.barrier.wait()` and the other barriers: their kind.
+    pub(super) fn barrier_call(&self, m: &syn::ExprMethodCall) -> Option<BarrierKind> {
         let syn::Expr::Field(f) = strip_parens(&m.receiver) else {
             return None;
         };
@@ -57,10 +57,10 @@ impl Resolver<'_> {
             return None;
         }
         Some(match m.method.to_string().as_str() {
-            "wait" => "Wait",
-            "wait_with_all_memory_fence" => "AllMemory",
-            "wait_with_global_memory_fence" => "GlobalMemory",
-            "wait_with_tile_static_memory_fence" => "TileStaticMemory",
+            "wait" => BarrierKind::Wait,
+            "wait_with_all_memory_fence" => BarrierKind::AllMemory,
+            "wait_with_global_memory_fence" => BarrierKind::GlobalMemory,
+            "wait_with_tile_static_memory_fence" => BarrierKind::TileStaticMemory,
             _ => return None,
         })
     }

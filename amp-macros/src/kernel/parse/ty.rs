@@ -14,7 +14,7 @@ pub(super) fn scalar_suffix(
     if suffix.is_empty() {
         return None;
     }
-    match Scalar::from_name(suffix) {
+    match super::super::ast::scalar_from_name(suffix) {
         Some(s) => Some(s),
         None => {
             errors.at(
@@ -33,7 +33,7 @@ pub(super) fn ty_of(ty: &syn::Type, type_params: &[String], errors: &mut Errors)
         syn::Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last()?;
             let name = last.ident.to_string();
-            if let Some(s) = Scalar::from_name(&name) {
+            if let Some(s) = super::super::ast::scalar_from_name(&name) {
                 return Some(Ty::Scalar(s));
             }
             if p.path.segments.len() == 1

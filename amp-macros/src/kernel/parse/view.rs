@@ -265,7 +265,7 @@ impl Resolver<'_> {
         section: Option<(Expr, Expr)>,
     ) -> Option<Binding> {
         let span = m.span();
-        let binary = |op: BinaryOp, a: Expr, b: Expr| Expr {
+        let binary = |op: BinOp, a: Expr, b: Expr| Expr {
             kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
             span,
         };
@@ -310,7 +310,7 @@ impl Resolver<'_> {
                         ),
                         span,
                     };
-                    binary(BinaryOp::Sub, dim, relative[k].clone())
+                    binary(BinOp::Sub, dim, relative[k].clone())
                 })
                 .collect()
         };
@@ -319,7 +319,7 @@ impl Resolver<'_> {
         let mut extent: Vec<Expr> = (0..fixed).map(|_| int(1)).collect();
         extent.extend(sizes);
         let origin = match section {
-            Some((o, _)) => binary(BinaryOp::Add, o, index(origin)),
+            Some((o, _)) => binary(BinOp::Add, o, index(origin)),
             None => index(origin),
         };
         Some(Binding::Projection {
@@ -340,7 +340,7 @@ impl Resolver<'_> {
         made: Option<Binding>,
     ) -> Option<Binding> {
         let span = m.span();
-        let binary = |op: BinaryOp, a: Expr, b: Expr| Expr {
+        let binary = |op: BinOp, a: Expr, b: Expr| Expr {
             kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
             span,
         };
@@ -368,10 +368,10 @@ impl Resolver<'_> {
                 Some((_, e)) => e.clone(),
                 None => whole(capture, &capture_name),
             };
-            binary(BinaryOp::Sub, all, relative.clone())
+            binary(BinOp::Sub, all, relative.clone())
         };
         let origin = match base {
-            Some((o, _)) => binary(BinaryOp::Add, o, relative),
+            Some((o, _)) => binary(BinOp::Add, o, relative),
             None => relative,
         };
         Some(Binding::Section {
