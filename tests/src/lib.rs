@@ -42,7 +42,9 @@ pub const SNAPSHOT_LIST_VAR: &str = "AMP_SNAPSHOT_LIST";
 /// With `snapshots` (the `cpu` test, or the `wgpu` test of a test that has
 /// no `cpu` one), the kernels the test launches on this thread are
 /// recorded, lowered for a reference device (no GPU needed), and each
-/// distinct one is compared with its snapshot in `tests/snapshots/wgsl`
+/// distinct one is compared with its snapshots: its WGSL in
+/// `tests/snapshots/wgsl` and its IR as the macros built it (the front
+/// end's output, in the IR's text form) in `tests/snapshots/ir`
 /// (`kernels__arith__add_f32.snap`, then `-2`, `-3`, ... in the order of
 /// their first launch) with `insta`: a changed or new kernel fails the test
 /// and writes a `.snap.new` file to review (`cargo insta review`, or
@@ -138,6 +140,14 @@ fn check_snapshots(path: &str, kernels: &[amp_core::__private::snapshot::Recorde
     settings.bind(|| {
         for (name, kernel) in names.iter().zip(kernels) {
             insta::assert_snapshot!(name.as_str(), &*kernel.wgsl);
+        }
+    });
+    // The front end's output: the IR as the macros built it, in the IR's
+    // text form, under the same names.
+    settings.set_snapshot_path("../snapshots/ir");
+    settings.bind(|| {
+        for (name, kernel) in names.iter().zip(kernels) {
+            insta::assert_snapshot!(name.as_str(), &*kernel.ir);
         }
     });
 }

@@ -1,5 +1,6 @@
-//! WGSL snapshots: the kernels one thread launches, lowered for a reference
-//! device, whatever accelerator they ran on.
+//! WGSL and IR snapshots: the kernels one thread launches, as the macros
+//! built them (the IR's text form: the front end's output) and lowered for
+//! a reference device (WGSL), whatever accelerator they ran on.
 //!
 //! The project's tests record the kernels each test launches and compare
 //! their WGSL with reviewed snapshots. So that snapshots do not depend on
@@ -40,7 +41,8 @@ thread_local! {
 
 /// Reference WGSL by kernel instance (`None`: it does not lower).
 #[allow(clippy::type_complexity)]
-static REFERENCE: Mutex<Option<HashMap<KernelKey, Option<Arc<str>>>>> = Mutex::new(None);
+static REFERENCE: Mutex<Option<HashMap<KernelKey, Option<(Arc<str>, Arc<str>)>>>> =
+    Mutex::new(None);
 
 /// One recorded kernel.
 #[derive(Debug, Clone)]
@@ -50,6 +52,9 @@ pub struct Recorded {
     pub site: String,
     /// Its WGSL for the reference device.
     pub wgsl: Arc<str>,
+    /// Its IR as the macros built it, in the IR's text form (with the
+    /// `#[kernel]` functions it calls and the structs it uses).
+    pub ir: Arc<str>,
 }
 
 /// Starts recording the kernels this thread launches (and forgets what was
@@ -78,23 +83,22 @@ pub(crate) fn record(key: &KernelKey, site: &str, kernel: impl FnOnce() -> Kerne
         .get_or_insert_with(HashMap::new)
         .get(key)
         .cloned();
-    let wgsl = match known {
+    let texts = match known {
         Some(w) => w,
         None => {
             let mut kernel = kernel();
-            // Named by its file alone: a snapshot must not change when
-            // lines move.
             if let Some(file) = kernel.name.split(':').next() {
                 kernel.name = file.to_string();
             }
-            let wgsl = match lower(
+            let ir = Arc::<str>::from(kernel.to_string());
+            let texts = match lower(
                 kernel,
                 reference_features(),
                 REFERENCE_IMMEDIATE_BYTES,
                 false,
                 &[],
             ) {
-                Ok(c) => Some(Arc::<str>::from(c.shader.source)),
+                Ok(c) => Some((Arc::<str>::from(c.shader.source), ir)),
                 Err(e) => {
                     log::debug!("kernel {site}: no reference WGSL: {e}");
                     None
@@ -103,11 +107,11 @@ pub(crate) fn record(key: &KernelKey, site: &str, kernel: impl FnOnce() -> Kerne
             REFERENCE
                 .lock()
                 .get_or_insert_with(HashMap::new)
-                .insert(key.clone(), wgsl.clone());
-            wgsl
+                .insert(key.clone(), texts.clone());
+            texts
         }
     };
-    let Some(wgsl) = wgsl else { return };
+    let Some((wgsl, ir)) = texts else { return };
     RECORDED.with(|r| {
         if let Some(list) = r.borrow_mut().as_mut()
             && !list.iter().any(|k| k.wgsl == wgsl)
@@ -115,6 +119,7 @@ pub(crate) fn record(key: &KernelKey, site: &str, kernel: impl FnOnce() -> Kerne
             list.push(Recorded {
                 site: site.to_string(),
                 wgsl,
+                ir,
             });
         }
     });
