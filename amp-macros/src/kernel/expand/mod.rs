@@ -1,0 +1,232 @@
+//! Expand stage: one kernel AST, two outputs.
+//!
+//! - The IR builder: a closure that constructs `amp_core`'s kernel IR (called
+//!   once per device and instantiation, at first launch).
+//! - The native body: the same kernel as Rust for the CPU accelerator, with
+//!   container accesses, integer arithmetic and math calls routed through
+//!   `amp_core::__private::kernel` so that both forms mean the same thing.
+//!
+//! Generated code names everything by absolute path.
+//!
+//! This module holds the entry points ([`expand`] for `parallel_for_each!`,
+//! [`expand_function`] for `#[kernel]` functions) and the helpers both
+//! outputs share; [`ir`] emits the IR builder, [`native`] the CPU form, and
+//! [`function`] a `#[kernel]` function with its companion module.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use super::ast::*;
+
+mod function;
+mod ir;
+mod native;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use function::expand_function;
+pub(crate) use native::{Cx, Exits, native_expr, native_rev_range, native_stmt};
+
+use function::summary_path;
+use ir::ir_block;
+use native::native_block;
+
+/// The IR enum variant `v` names, as an identifier for generated code
+/// (`Builtin::Sqrt` -> `Sqrt`).
+fn variant(v: impl std::fmt::Debug) -> proc_macro2::Ident {
+    proc_macro2::Ident::new(&format!("{v:?}"), proc_macro2::Span::call_site())
+}
+
+/// The IR span of `span`: its file, line and column, as literals. (Not
+/// `line!()` at the user's span: a literal with the user's span would make
+/// lints judge the user's token by the generated one.)
+fn span_tokens(span: Span) -> TokenStream {
+    let (line, column) = match std::panic::catch_unwind(|| span.unwrap()) {
+        Ok(s) => (s.line() as u32, s.column() as u32),
+        Err(_) => (0, 0),
+    };
+    quote! {
+        __ir::Span { file: ::core::file!(), line: #line, column: #column }
+    }
+}
+
+/// The whole expansion.
+pub(crate) fn expand(k: &Kernel) -> TokenStream {
+    let rank = match &k.rank_path {
+        Some(path) => quote!(#path),
+        None => {
+            let r = k.rank as usize;
+            quote!(#r)
+        }
+    };
+    let names: Vec<String> = k.captures.iter().map(|c| c.to_string()).collect();
+    let caps = &k.captures;
+    let site_span = span_tokens(k.span);
+    let view = match &k.view {
+        Some(v) => quote! {
+            ::core::option::Option::Some(
+                <_ as ::core::borrow::Borrow<::amp_core::AcceleratorView>>::borrow(&#v)
+            )
+        },
+        None => quote!(::core::option::Option::None),
+    };
+    let domain = &k.domain;
+    let infallible = super::safety::infallible(k);
+    let ir_body = ir_block(&k.body);
+    // Upper-case names (constants, usually) are not captures: the native
+    // body uses them from the enclosing scope, the IR builder inlines their
+    // values, and those values are part of the compiled kernel's key.
+    let consts = &k.consts;
+    let const_key = quote! {
+        &[#(::amp_core::__private::kernel::ir::ConstValue::key(#consts)),*]
+    };
+    let native_binds = caps.iter().enumerate().map(|(i, c)| {
+        let i = syn::Index::from(i);
+        quote! {
+            #[allow(unused_variables)]
+            let #c = ::amp_core::__private::kernel::BindNative::native(&__amp_caps.#i);
+        }
+    });
+    let native_body = native_block(Cx::default(), &k.body);
+    let index = &k.index;
+    let split = if k.tiled {
+        super::split::split(k)
+    } else {
+        None
+    };
+    let launch = if let Some(split) = split {
+        quote! {
+            // Locals restored per work item may go unused or unassigned in
+            // some regions.
+            #[allow(clippy::all, unused_parens, unused_braces, unused_variables, unused_mut, unused_assignments, unused_labels)]
+            let __amp_native = ::amp_core::__private::kernel::native_split_kernel::<#rank, _, _>(
+                &__amp_captures,
+                move |__amp_caps, __amp_batch: &::amp_core::__private::kernel::TileBatch<#rank>| {
+                    #(#native_binds)*
+                    #split
+                },
+            );
+            ::amp_core::__private::kernel::launch_tiled::<#rank, _, _, _>(
+                #view,
+                ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
+                &__AMP_SITE,
+                __amp_captures,
+                #const_key,
+                || -> __ir::Block { #ir_body },
+                __amp_native,
+            )
+        }
+    } else if k.tiled {
+        quote! {
+            #[allow(clippy::all, unused_parens, unused_braces)]
+            let __amp_native = ::amp_core::__private::kernel::native_tiled_kernel::<#rank, _, _>(
+                &__amp_captures,
+                move |__amp_caps, #index: &::amp_core::TiledIndex<#rank>, __amp_tile_mem: &::amp_core::__private::kernel::TileMemory| {
+                    let __amp_tiled = #index;
+                    let _amp_off = 0usize;
+                    #(#native_binds)*
+                    #native_body
+                },
+            );
+            ::amp_core::__private::kernel::launch_tiled::<#rank, _, _, _>(
+                #view,
+                ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
+                &__AMP_SITE,
+                __amp_captures,
+                #const_key,
+                || -> __ir::Block { #ir_body },
+                __amp_native,
+            )
+        }
+    } else {
+        quote! {
+            #[allow(clippy::all, unused_parens, unused_braces)]
+            let __amp_native = ::amp_core::__private::kernel::native_kernel::<#rank, _, _>(
+                &__amp_captures,
+                move |__amp_caps, #index: ::amp_core::Index<#rank>| {
+                    #(#native_binds)*
+                    #native_body
+                },
+            );
+            ::amp_core::__private::kernel::launch::<#rank, _, _, _>(
+                #view,
+                ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
+                &__AMP_SITE,
+                __amp_captures,
+                #const_key,
+                || -> __ir::Block { #ir_body },
+                __amp_native,
+            )
+        }
+    };
+    let capture_checks = caps.iter().map(|c| {
+        quote_spanned! {c.span()=>
+            ::amp_core::__private::kernel::assert_capture(&#c);
+        }
+    });
+    // Writes and reinterpretations checked on the user's types, where the
+    // kernel makes them (see `sites`).
+    let sites = super::sites::sites(&k.body);
+    let site_check = |list: &[(u32, proc_macro2::Span)], f: &str| -> Vec<TokenStream> {
+        let f = format_ident!("{}", f);
+        list.iter()
+            .filter_map(|(c, span)| {
+                let cap = k.captures.get(*c as usize)?;
+                let cap = proc_macro2::Ident::new(&cap.to_string(), *span);
+                Some(quote_spanned! {*span=>
+                    ::amp_core::__private::kernel::#f(&#cap);
+                })
+            })
+            .collect()
+    };
+    let uniform_calls = uniform_call_checks(&k.body, k.tiled);
+    let write_checks = site_check(&sites.writes, "assert_writable");
+    let reinterpret_checks = site_check(&sites.reinterprets, "assert_reinterpretable");
+    quote! {
+        {
+            use ::amp_core::__private::kernel::ir as __ir;
+            static __AMP_SITE: ::amp_core::__private::kernel::KernelSite = ::amp_core::__private::kernel::KernelSite {
+                span: #site_span,
+                capture_names: &[#(#names),*],
+                infallible: #infallible,
+            };
+            // Each capture checked where the kernel uses it, so that a
+            // capture of the wrong type is reported there.
+            #(#capture_checks)*
+            #(#write_checks)*
+            #(#reinterpret_checks)*
+            #uniform_calls
+            let __amp_captures = (#(&#caps,)*);
+            // The native form is rewritten user code: lints about its shape
+            // would point at code the user did not write that way.
+            #launch
+        }
+    }
+}
+
+/// Compile-time checks of the `#[kernel]` function calls whose results a
+/// tiled body's uniformity depends on ([`check::assumed_uniform_calls`]):
+/// each callee's summary must say its result is the same for every work
+/// item given the same arguments.
+///
+/// [`check::assumed_uniform_calls`]: super::check::assumed_uniform_calls
+pub(crate) fn uniform_call_checks(body: &Block, tiled: bool) -> TokenStream {
+    let checks = super::check::assumed_uniform_calls(body, tiled)
+        .into_iter()
+        .map(|(path, span)| {
+            let name = path
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
+            let message = format!(
+                "the result of `{name}` decides whether work items reach a barrier here, but it may differ between the work items of a tile (`{name}` uses an atomic, a subgroup operation, the tiled index, or loads from memory): every work item of a tile must reach the same barriers"
+            );
+            let summary = summary_path(&path);
+            quote_spanned! {span=>
+                const _: () = if #summary { ::core::panic!(#message) };
+            }
+        });
+    quote!(#(#checks)*)
+}
