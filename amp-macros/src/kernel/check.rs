@@ -617,3 +617,7 @@ fn expr(e: &Expr, loops: u32, errors: &mut Errors) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+#[path = "check_tests.rs"]
+mod tests;

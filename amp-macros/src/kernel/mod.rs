@@ -8,6 +8,8 @@ mod refs;
 mod safety;
 mod sites;
 mod split;
+#[cfg(test)]
+mod test_support;
 
 use proc_macro2::TokenStream;
 

@@ -543,3 +543,7 @@ pub(crate) fn mark_ref_results(
     r.block(body);
     errors.extend(r.errors);
 }
+
+#[cfg(test)]
+#[path = "refs_tests.rs"]
+mod tests;

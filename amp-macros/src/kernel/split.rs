@@ -1081,3 +1081,7 @@ mod tests {
         assert!(split(&k).is_none());
     }
 }
+
+#[cfg(test)]
+#[path = "split_tests.rs"]
+mod stage_tests;

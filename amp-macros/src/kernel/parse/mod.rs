@@ -479,3 +479,6 @@ fn strip_usize_cast(e: &syn::Expr) -> &syn::Expr {
 fn span_of(e: &syn::Expr) -> Span {
     e.span()
 }
+
+#[cfg(test)]
+mod tests;
