@@ -41,6 +41,50 @@ pub(crate) struct RefAlias {
     pub(crate) target: Target,
     /// `&mut` (else `&`).
     pub(crate) mutable: bool,
+    /// A name of the target bound again since the reference was made (`let
+    /// r = &mut x; let x = ..;`): the reference names its place, so a use
+    /// after that would refer to the new binding. Uses are refused.
+    pub(crate) shadowed: Option<String>,
+}
+
+/// The names a reference's target uses (its variables; the hidden locals of
+/// its indices included): a later binding of one of them shadows the
+/// target.
+pub(crate) fn target_names(t: &Target) -> Vec<String> {
+    struct Names(Vec<String>);
+    impl<'a> syn::visit::Visit<'a> for Names {
+        fn visit_expr_path(&mut self, p: &'a syn::ExprPath) {
+            if let Some(i) = p.path.get_ident() {
+                self.0.push(i.to_string());
+            }
+        }
+    }
+    let mut names = Names(Vec::new());
+    match t {
+        Target::Place(e) => syn::visit::Visit::visit_expr(&mut names, e),
+        Target::Select {
+            selector,
+            candidates,
+        } => {
+            names.0.push(selector.to_string());
+            for (_, e) in candidates {
+                syn::visit::Visit::visit_expr(&mut names, e);
+            }
+        }
+    }
+    names.0
+}
+
+/// Marks the references of `aliases` whose targets use one of `names`
+/// (bound again by a `let`) as shadowed. The front end's hidden locals
+/// (`__amp_*`, bound by the statements that make a reference) are not the
+/// user's to shadow.
+pub(crate) fn shadow_targets(aliases: &mut [RefAlias], names: &[String]) {
+    for a in aliases.iter_mut().filter(|a| a.shadowed.is_none()) {
+        a.shadowed = target_names(&a.target)
+            .into_iter()
+            .find(|n| names.contains(n) && !n.starts_with("__amp_"));
+    }
 }
 
 /// What a reference refers to.
@@ -69,9 +113,23 @@ pub(crate) fn substitute(s: &syn::Stmt, aliases: &[RefAlias]) -> (syn::Stmt, Vec
         aliases,
         shadowed: Vec::new(),
         errors: Vec::new(),
+        shadowed_uses: std::cell::RefCell::new(Vec::new()),
     };
     v.visit_stmt_mut(&mut s);
-    (s, v.errors)
+    let mut errors = v.errors;
+    // One error per use (a use can be looked at more than once).
+    let mut seen: Vec<String> = Vec::new();
+    for (name, target, span) in v.shadowed_uses.into_inner() {
+        let key = format!("{name} {target} {span:?}");
+        if !seen.contains(&key) {
+            seen.push(key);
+            errors.push(syn::Error::new(
+                span,
+                format!("`{name}` refers to `{target}`, and `{target}` is bound again before this use: a reference in a kernel names its place, so it would refer to the new `{target}`; rename the new binding"),
+            ));
+        }
+    }
+    (s, errors)
 }
 
 /// The names a pattern binds.
@@ -150,9 +208,13 @@ fn name_of(e: &syn::Expr) -> Option<String> {
 
 struct Substitute<'a> {
     aliases: &'a [RefAlias],
-    /// Names bound again inside the statement (shadowing the references).
+    /// Names bound again inside the statement (shadowing the references,
+    /// or the names their targets use).
     shadowed: Vec<String>,
     errors: Vec<syn::Error>,
+    /// Uses of references whose target is shadowed: the reference, the
+    /// shadowed name and the use.
+    shadowed_uses: std::cell::RefCell<Vec<(String, String, Span)>>,
 }
 
 impl Substitute<'_> {
@@ -171,7 +233,19 @@ impl Substitute<'_> {
         if self.shadowed.contains(&name) {
             return None;
         }
-        self.aliases.iter().rev().find(|a| a.name == name).cloned()
+        let a = self.aliases.iter().rev().find(|a| a.name == name)?;
+        let shadowed = a.shadowed.clone().or_else(|| {
+            target_names(&a.target)
+                .into_iter()
+                .find(|n| self.shadowed.contains(n) && !n.starts_with("__amp_"))
+        });
+        if let Some(target) = shadowed {
+            self.shadowed_uses
+                .borrow_mut()
+                .push((name, target, e.span()));
+            return None;
+        }
+        Some(a.clone())
     }
 
     /// The value the reference refers to (parenthesised, with the span of

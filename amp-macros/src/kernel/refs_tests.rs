@@ -416,6 +416,7 @@ fn the_rewrites_on_their_own() {
         name: "r".into(),
         target: Target::Place(syn::parse_quote!(a[__amp_i1])),
         mutable: true,
+        shadowed: None,
     };
     let aliases = [alias];
     let rewrite = |s| {
@@ -499,4 +500,54 @@ fn a_functions_mut_result_is_one_of_its_mut_parameters() {
             .to_string()
             .contains("return __amp_ref_result ! (a , 0u32)")
     );
+}
+
+#[test]
+fn a_use_after_the_target_is_bound_again_is_refused() {
+    // Rust's `r` still refers to the first `x`; the kernel's reference
+    // names its place, so after `let x` it would write the new `x`: the
+    // use is refused (it gave 2 in `o[idx]` where Rust gives 5).
+    let msg = "`r` refers to `x`, and `x` is bound again before this use: a reference in a kernel names its place, so it would refer to the new `x`; rename the new binding";
+    let e = parse_errors(quote! {
+        d, |idx: Index<1>| {
+            let mut x = 1;
+            let r = &mut x;
+            let mut x = 5;
+            *r = 2;
+            o[idx] = x;
+        }
+    });
+    assert_eq!(e, [msg]);
+    // Bound again inside a nested block, by a `for` variable, by a match
+    // arm, and the view of an element reference bound again.
+    for body in [
+        quote! { let mut x = 1; let r = &mut x; { let x = 3; *r += x; } o[idx] = x; },
+        quote! { let mut x = 1; let r = &mut x; for x in 0..4 { *r += x; } o[idx] = x; },
+        quote! { let mut x = 1; let r = &mut x; match idx[0] { x => { *r += x; } } o[idx] = x; },
+    ] {
+        let e = parse_errors(quote! { d, |idx: Index<1>| { #body } });
+        assert_eq!(e, [msg], "{body}");
+    }
+    let e = parse_errors(quote! {
+        d, |idx: Index<1>| {
+            let r = &mut o[idx];
+            let o = 5;
+            *r = o;
+        }
+    });
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("`r` refers to `o`"), "{e:?}");
+    // Uses before the new binding, and the binding's own initialiser,
+    // still reach the first `x`.
+    let k = kernel(quote! {
+        d, |idx: Index<1>| {
+            let mut x = 1;
+            let r = &mut x;
+            *r += 1;
+            let x = *r + 10;
+            o[idx] = x;
+        }
+    });
+    let first = local_of(&k.body, "x");
+    assert_ne!(first, 0);
 }

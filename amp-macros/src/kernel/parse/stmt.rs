@@ -72,6 +72,7 @@ impl Resolver<'_> {
                             name,
                             target: Target::Place(place),
                             mutable: r.mutability.is_some(),
+                            shadowed: None,
                         });
                     }
                     None => self.errors.at(
@@ -95,6 +96,7 @@ impl Resolver<'_> {
                             name,
                             target,
                             mutable: true,
+                            shadowed: None,
                         });
                     }
                     // Reported: the uses read the call's value instead,
@@ -103,6 +105,7 @@ impl Resolver<'_> {
                         name,
                         target: Target::Place(syn::Expr::Call(call.clone())),
                         mutable: true,
+                        shadowed: None,
                     }),
                 }
                 continue;
@@ -110,6 +113,7 @@ impl Resolver<'_> {
             if let syn::Stmt::Local(l) = s {
                 let names = refs::pat_names(&l.pat);
                 aliases.retain(|a| !names.contains(&a.name));
+                refs::shadow_targets(&mut aliases, &names);
             }
             // A block's value (`if c { f(&mut s[i]) } else { 0 }`) keeps its
             // place as the value: lifted, not made a statement.
