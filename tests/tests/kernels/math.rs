@@ -762,8 +762,11 @@ fn direct3d_intrinsics_match_the_host() {
                 let close = (got - want).abs() <= 1e-6 * want.abs().max(1.0);
                 // saturate, step and clamp compare and select: exact.
                 let exact = matches!(c, 0 | 1 | 3);
+                // NVIDIA's Vulkan compiler assumes no NaN: `clamp(NaN, -1,
+                // 1)` is a bound there (kernel-language section 12).
+                let nan_clamp = !acc.is_cpu() && c == 3 && z.is_nan() && got.abs() == 1.0;
                 assert!(
-                    same || (!exact && close),
+                    same || (!exact && close) || nan_clamp,
                     "{what}: float {c} of {z}: {got} vs {want}"
                 );
             }
