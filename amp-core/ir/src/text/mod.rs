@@ -363,8 +363,8 @@ display_with!(Stmt, stmt, "A statement in the text form.");
 
 /// Parses the text of a kernel: the struct declarations and `#[kernel]`
 /// functions it uses, and exactly one `kernel` item (the grammar is in the
-/// [module documentation](self)). Every node's span is its position in
-/// the text, with the file `<ir>`.
+/// docs of amp-ir's `text` module, `src/text/mod.rs`). Every node's span
+/// is its position in the text, with the file `<ir>`.
 ///
 /// # Errors
 ///
