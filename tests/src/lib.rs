@@ -134,22 +134,20 @@ fn check_snapshots(path: &str, kernels: &[amp_core::__private::snapshot::Recorde
         }
     }
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../snapshots/wgsl");
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
-    settings.bind(|| {
-        for (name, kernel) in names.iter().zip(kernels) {
-            insta::assert_snapshot!(name.as_str(), &*kernel.wgsl);
-        }
-    });
-    // The front end's output: the IR as the macros built it, in the IR's
-    // text form, under the same names.
-    settings.set_snapshot_path("../snapshots/ir");
-    settings.bind(|| {
-        for (name, kernel) in names.iter().zip(kernels) {
-            insta::assert_snapshot!(name.as_str(), &*kernel.ir);
-        }
-    });
+    // The WGSL, then the front end's output (the IR as the macros built
+    // it, in the IR's text form) under the same names.
+    type Text = fn(&amp_core::__private::snapshot::Recorded) -> &str;
+    let forms: [(&str, Text); 2] = [("wgsl", |k| &k.wgsl), ("ir", |k| &k.ir)];
+    for (dir, text) in forms {
+        settings.set_snapshot_path(format!("../snapshots/{dir}"));
+        settings.bind(|| {
+            for (name, kernel) in names.iter().zip(kernels) {
+                insta::assert_snapshot!(name.as_str(), text(kernel));
+            }
+        });
+    }
 }
 
 /// Every accelerator to test on: each wgpu adapter and the CPU accelerator,

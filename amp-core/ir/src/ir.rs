@@ -141,6 +141,24 @@ impl Type {
         }
     }
 
+    /// The type of member `m` of a value of this type: a vector's component
+    /// or swizzle, a struct's field, a tuple's element (`None` if it has no
+    /// such member).
+    pub fn member(&self, m: &Member) -> Option<Type> {
+        match (self, m) {
+            (Type::Vector(_, s), Member::Named(n)) if n.len() == 1 => Some(Type::Scalar(*s)),
+            // A swizzle (type reconstruction checked the components).
+            (Type::Vector(_, s), Member::Named(n)) => Some(Type::Vector(n.len() as u8, *s)),
+            (Type::Struct(st), Member::Named(n)) => st
+                .fields
+                .iter()
+                .find(|(f, _)| f == n)
+                .map(|(_, t)| t.clone()),
+            (Type::Tuple(ts), Member::Index(i)) => ts.get(*i as usize).cloned(),
+            _ => None,
+        }
+    }
+
     /// Whether the type (or a part of it) is `f16`.
     pub fn uses_f16(&self) -> bool {
         match self {

@@ -257,8 +257,10 @@ impl DeviceContext {
     /// depending on their modules, so that dependencies flow one way.
     pub(crate) fn attached<T: std::any::Any + Send + Sync + Default>(&self) -> Arc<T> {
         let mut list = self.attached.lock();
-        if let Some(found) = list.iter().find_map(|a| Arc::clone(a).downcast::<T>().ok()) {
-            return found;
+        if let Some(found) = list.iter().find(|a| a.is::<T>()) {
+            return Arc::clone(found)
+                .downcast::<T>()
+                .expect("the entry is a T: checked by `is`");
         }
         let new = Arc::new(T::default());
         list.push(Arc::clone(&new) as Arc<dyn std::any::Any + Send + Sync>);

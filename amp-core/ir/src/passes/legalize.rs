@@ -224,24 +224,7 @@ fn place_type(
         Place::ArrayElement(id, xs) | Place::TileElement(id, xs) => {
             element(types.locals.get(id)?.clone(), xs.len())
         }
-        Place::Field(p, m) => {
-            let t = place_type(p, captures, types)?;
-            member_type(&t, m)
-        }
-    }
-}
-
-/// The type of member `m` of a value of type `t`.
-fn member_type(t: &Type, m: &Member) -> Option<Type> {
-    match (t, m) {
-        (Type::Vector(_, s), Member::Named(_)) => Some(Type::Scalar(*s)),
-        (Type::Struct(st), Member::Named(n)) => st
-            .fields
-            .iter()
-            .find(|(f, _)| f == n)
-            .map(|(_, t)| t.clone()),
-        (Type::Tuple(ts), Member::Index(i)) => ts.get(*i as usize).cloned(),
-        _ => None,
+        Place::Field(p, m) => place_type(p, captures, types)?.member(m),
     }
 }
 

@@ -87,24 +87,21 @@ pub(super) fn note_type(t: &Type, decls: &mut std::collections::BTreeMap<String,
 
 /// The WGSL member access (`.x`, `.field`, `.f0`) and type of `m` of `t`.
 pub(super) fn member_of(t: &Type, m: &Member, span: Span) -> Result<(String, Type)> {
-    match (t, m) {
-        (Type::Vector(_, s), Member::Named(n)) if n.len() == 1 => {
-            Ok((format!(".{n}"), Type::Scalar(*s)))
-        }
-        // A swizzle (type reconstruction checked the components).
-        (Type::Vector(_, s), Member::Named(n)) => {
-            Ok((format!(".{n}"), Type::Vector(n.len() as u8, *s)))
-        }
-        (Type::Struct(st), Member::Named(n)) => st
-            .fields
-            .iter()
-            .find(|(f, _)| f == n)
-            .map(|(f, ft)| (format!(".{f}"), ft.clone()))
-            .ok_or_else(|| compile_error(span, format!("`{}` has no field `{n}`", st.name))),
-        (Type::Tuple(ts), Member::Index(i)) => ts
-            .get(*i as usize)
-            .map(|ft| (format!(".f{i}"), ft.clone()))
-            .ok_or_else(|| compile_error(span, format!("a tuple has no field {i}"))),
-        _ => Err(compile_error(span, format!("field {m:?} of {t:?}"))),
-    }
+    let ty = t.member(m).ok_or_else(|| {
+        compile_error(
+            span,
+            match (t, m) {
+                (Type::Struct(st), Member::Named(n)) => {
+                    format!("`{}` has no field `{n}`", st.name)
+                }
+                (Type::Tuple(_), Member::Index(i)) => format!("a tuple has no field {i}"),
+                _ => format!("field {m:?} of {t:?}"),
+            },
+        )
+    })?;
+    let name = match m {
+        Member::Named(n) => format!(".{n}"),
+        Member::Index(i) => format!(".f{i}"),
+    };
+    Ok((name, ty))
 }
