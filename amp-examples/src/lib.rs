@@ -12,6 +12,7 @@
 //! results, and `amp-examples/tests/samples.rs` runs them on every
 //! accelerator.
 
+pub mod antenna;
 pub mod binomial_options;
 pub mod bitonic_sort;
 pub mod black_scholes;
@@ -21,10 +22,13 @@ pub mod gaussian_blur;
 pub mod histogram;
 pub mod mandelbrot;
 pub mod matmul;
+pub mod mersenne_twister;
 pub mod multi_gpu;
 pub mod nbody;
+pub mod random_traveler;
 pub mod reduction;
 pub mod scan;
+pub mod transitive_closure;
 pub mod transpose;
 
 /// The largest relative difference between `got` and `want` (each

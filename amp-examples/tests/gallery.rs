@@ -5,7 +5,8 @@
 
 use amp_core::{Error, QueuingMode};
 use amp_examples::{
-    binomial_options, bitonic_sort, black_scholes, histogram, mandelbrot, nbody, reduction, scan,
+    antenna, binomial_options, bitonic_sort, black_scholes, histogram, mandelbrot,
+    mersenne_twister, nbody, random_traveler, reduction, scan, transitive_closure,
 };
 use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
@@ -383,4 +384,204 @@ fn gallery_examples_run_and_check_themselves() {
         std::env::temp_dir().join(format!("amp-blurred-{}-{form}.png", std::process::id()));
     run_example("gaussian_blur", &["--out", blurred.to_str().unwrap()]);
     std::fs::remove_file(&blurred).unwrap();
+    run_example("transitive_closure", &["--vertices", "40"]);
+    run_example(
+        "mersenne_twister",
+        &["--generators", "33", "--numbers", "700"],
+    );
+    run_example(
+        "random_traveler",
+        &["--airports", "30", "--walkers", "64", "--journeys", "8"],
+    );
+    run_example(
+        "antenna",
+        &["--elements", "4", "--thetas", "20", "--phis", "24"],
+    );
+}
+
+/// TransitiveClosure, one launch per vertex and blocked, against a search
+/// from every vertex: sizes below, at and across the block side, edges
+/// marked by any nonzero value, the output filled with a poison value
+/// first.
+#[amp_test]
+fn transitive_closures_match_a_search_from_every_vertex() {
+    type Closure =
+        fn(&amp_core::AcceleratorView, &[u32], usize, &mut [u32]) -> amp_core::Result<()>;
+    let versions: [(&str, Closure); 2] = [
+        ("simple", transitive_closure::closure_simple),
+        ("tiled", transitive_closure::closure_tiled),
+    ];
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(900 + k as u64);
+        for n in [1usize, 5, 16, 17, 40] {
+            // About 1.5 edges per vertex, each a random nonzero value.
+            let adjacency: Vec<u32> = (0..n * n)
+                .map(|_| {
+                    if rng.range(0, 2 * n as i32) < 3 {
+                        rng.next_u64() as u32 | 1
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let want = transitive_closure::closure_cpu(&adjacency, n);
+            for (name, f) in versions {
+                let mut got = vec![0xDEAD_BEEFu32; n * n];
+                f(&view, &adjacency, n, &mut got).unwrap();
+                assert_eq!(got, want, "{acc}: {name}, n = {n}, adjacency {adjacency:?}");
+            }
+        }
+        let mut out = vec![0u32; 4];
+        for (_, f) in versions {
+            assert!(matches!(
+                f(&view, &[0; 4], 3, &mut out),
+                Err(Error::InvalidArgument(_))
+            ));
+            assert!(f(&view, &[], 0, &mut []).is_err());
+        }
+    }
+}
+
+/// The reference MT19937 gives the published first outputs for the
+/// default seed (`init_genrand(5489)`).
+#[test]
+fn the_reference_mersenne_twister_gives_the_published_outputs() {
+    let mut mt = mersenne_twister::Mt19937::new(5489);
+    let first: Vec<u32> = (0..5).map(|_| mt.next_u32()).collect();
+    assert_eq!(
+        first,
+        [
+            3_499_211_612,
+            581_869_302,
+            3_890_346_734,
+            3_586_334_585,
+            545_404_204
+        ]
+    );
+}
+
+/// MersenneTwister: one MT19937 per work item, bit for bit against the
+/// plain-Rust generator, over more than one twist of the state; the
+/// output filled with a poison value first.
+#[amp_test]
+fn mersenne_twisters_match_the_reference_bit_for_bit() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(1000 + k as u64);
+        for (generators, per) in [(1usize, 1usize), (3, 625), (70, 1300)] {
+            let mut seeds: Vec<u32> = (0..generators).map(|_| rng.next_u64() as u32).collect();
+            seeds[0] = 5489;
+            if generators > 2 {
+                seeds[1] = 0;
+                seeds[2] = u32::MAX;
+            }
+            let mut got = vec![0xDEAD_BEEFu32; generators * per];
+            mersenne_twister::generate(&view, &seeds, &mut got).unwrap();
+            let want = mersenne_twister::generate_cpu(&seeds, per);
+            let differ = got.iter().zip(&want).filter(|(g, w)| g != w).count();
+            assert_eq!(differ, 0, "{acc}: {generators} x {per}: seeds {seeds:?}");
+            assert_eq!(got[0], 3_499_211_612, "{acc}");
+        }
+        let mut out = vec![0u32; 5];
+        assert!(matches!(
+            mersenne_twister::generate(&view, &[1, 2], &mut out),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(mersenne_twister::generate(&view, &[], &mut out).is_err());
+    }
+}
+
+/// RandomTraveler: the counts of final airports equal those of the same
+/// journeys walked in plain Rust, and add up to the number of journeys
+/// (the counts start at zero: every journey was counted once); a graph
+/// with an airport without flights too.
+#[amp_test]
+fn random_traveler_counts_match_the_same_walks_in_plain_rust() {
+    use random_traveler::{Graph, walk, walk_cpu};
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(1100 + k as u64);
+        let dead_end = Graph {
+            offsets: vec![0, 2, 2, 3],
+            targets: vec![1, 2, 0],
+            cumulative: vec![3, 4, 1],
+        };
+        for (airports, walkers, journeys, flights) in
+            [(1usize, 1u32, 1u32, 1u32), (7, 37, 5, 12), (60, 256, 4, 20)]
+        {
+            let graph = Graph::random(airports, 6, rng.next_u64());
+            for g in [&graph, &dead_end] {
+                let start = rng.range(0, g.airports() as i32) as u32;
+                let seed = rng.next_u64() as u32;
+                let got = walk(&view, g, start, flights, walkers, journeys, seed).unwrap();
+                let want = walk_cpu(g, start, flights, walkers, journeys, seed);
+                assert_eq!(
+                    got, want,
+                    "{acc}: {airports} airports, start {start}, seed {seed}"
+                );
+                assert_eq!(got.iter().sum::<u32>(), walkers * journeys, "{acc}");
+            }
+        }
+        let g = Graph::random(5, 2, 3);
+        assert!(matches!(
+            walk(&view, &g, 5, 1, 1, 1, 1),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(walk(&view, &g, 0, 1, 0, 1, 1).is_err());
+        let mut bad = g.clone();
+        bad.targets[0] = 9;
+        assert!(walk(&view, &bad, 0, 1, 1, 1, 1).is_err());
+    }
+}
+
+/// Antenna: the pattern's magnitudes, phases and maximum against the
+/// `f64` reference, for random arrays on grids of awkward sizes, within
+/// WGSL's accuracy for `sin`, `cos` and `atan2` on GPUs (closer on the CPU
+/// accelerator); the outputs filled with NaN first.
+#[amp_test]
+fn antenna_patterns_match_the_f64_reference() {
+    use amp_core::Float4;
+    use antenna::{Grid, TOLERANCE, pattern, pattern_cpu, pattern_error};
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(1200 + k as u64);
+        for (count, thetas, phis) in [(1usize, 1usize, 1usize), (9, 17, 33), (40, 40, 20)] {
+            let elems: Vec<Float4> = (0..count)
+                .map(|_| {
+                    Float4::new(
+                        rng.range(-400, 400) as f32 / 100.0,
+                        rng.range(-400, 400) as f32 / 100.0,
+                        rng.range(10, 100) as f32 / 100.0,
+                        rng.range(0, 628) as f32 / 100.0,
+                    )
+                })
+                .collect();
+            let grid = Grid { thetas, phis };
+            let cells = thetas * phis;
+            let (mut m, mut p) = (vec![f32::NAN; cells], vec![f32::NAN; cells]);
+            let max = pattern(&view, &elems, grid, &mut m, &mut p).unwrap();
+            let (want_m, want_p, want_max) = pattern_cpu(&elems, grid);
+            let scale: f64 = elems.iter().map(|e| f64::from(e.z)).sum();
+            let tolerance = if acc.is_cpu() { 1e-4 } else { TOLERANCE };
+            let err = pattern_error(&m, &p, &want_m, &want_p) / scale;
+            assert!(
+                err <= tolerance,
+                "{acc}: {count} elements, {thetas} x {phis}: {err}"
+            );
+            let max_err = (f64::from(max) - want_max).abs() / scale;
+            assert!(max_err <= tolerance, "{acc}: maximum {max} vs {want_max}");
+            assert!(m.iter().all(|x| x.is_finite() && *x >= 0.0), "{acc}");
+        }
+        let mut m = vec![0.0; 4];
+        let mut p = vec![0.0; 3];
+        let grid = Grid { thetas: 2, phis: 2 };
+        let one = [Float4::new(0.0, 0.0, 1.0, 0.0)];
+        assert!(matches!(
+            antenna::pattern(&view, &one, grid, &mut m, &mut p),
+            Err(Error::InvalidArgument(_))
+        ));
+        let mut p = vec![0.0; 4];
+        assert!(antenna::pattern(&view, &[], grid, &mut m, &mut p).is_err());
+    }
 }
