@@ -906,3 +906,76 @@ fn mut_results_of_functions() {
         assert_eq!(data, want_data, "{acc}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Writable view parameters that a function only reads, passed on (C++ AMP
+// helpers take `array_view<float, 2>` whatever they do with it)
+
+/// The sum over the work item's tile of `a[i] * b[i]`, through a
+/// `tile_static` array and a barrier; `a` and `b` are writable view
+/// parameters this function only reads.
+#[kernel]
+fn tile_dot(t: &TiledIndex<1>, a: &ArrayView<'_, f32, 1>, b: &ArrayView<'_, f32, 1>) -> f32 {
+    tile_static! { let part: [f32; 16]; }
+    part[t.local[0]] = a[t.global] * b[t.global];
+    t.barrier.wait();
+    let mut sum = 0.0f32;
+    for k in 0..16 {
+        sum += part[k];
+    }
+    t.barrier.wait();
+    sum
+}
+
+/// Passes its writable views on to [`tile_dot`] (which only reads them)
+/// and writes the result where the work item's element is.
+#[kernel]
+fn store_tile_dot(
+    t: &TiledIndex<1>,
+    a: &ArrayView<'_, f32, 1>,
+    b: &ArrayView<'_, f32, 1>,
+    out: &ArrayView<'_, f32, 1>,
+) {
+    let s = tile_dot(t, a, b);
+    out[t.global] = s;
+}
+
+/// Writable view parameters that the called function only reads, passed
+/// on from one `#[kernel]` function to another with the tiled index (the
+/// views the kernel never writes are bound read-only on GPUs, and the
+/// functions' instances must still accept them); against plain Rust on
+/// fresh random inputs on every accelerator, every output element
+/// checked.
+#[amp_test]
+fn writable_view_parameters_only_read_are_passed_on() {
+    const TS: i32 = 16;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(0xD07 + k as u64);
+        let n = rng.range(1, 12) * TS;
+        let mut xs: Vec<f32> = (0..n).map(|_| rng.range(-64, 64) as f32 / 4.0).collect();
+        let mut ys: Vec<f32> = (0..n).map(|_| rng.range(-64, 64) as f32 / 4.0).collect();
+        let (x0, y0) = (xs.clone(), ys.clone());
+        let mut out = vec![f32::NAN; n as usize];
+        {
+            let xv = ArrayView::new_mut([n], &mut xs).unwrap();
+            let yv = ArrayView::new_mut([n], &mut ys).unwrap();
+            let ov = ArrayView::new_mut([n], &mut out).unwrap();
+            let domain = Extent::new([n]).tile::<TS>().unwrap();
+            parallel_for_each!(&view, domain, |t: TiledIndex<1>| {
+                store_tile_dot(&t, &xv, &yv, &ov);
+            })
+            .unwrap();
+            ov.synchronize().unwrap();
+        }
+        assert_eq!((xs, ys), (x0.clone(), y0.clone()), "{acc}: inputs changed");
+        for (g, got) in out.iter().enumerate() {
+            let tile = g / TS as usize * TS as usize;
+            let mut want = 0.0f32;
+            for i in tile..tile + TS as usize {
+                want += x0[i] * y0[i];
+            }
+            assert_eq!(*got, want, "{acc}: element {g}");
+        }
+    }
+}

@@ -11,10 +11,18 @@
 //! | `bool` `l ^ r` | `l != r` (WGSL has no `^` on `bool`) |
 //! | scalar `l << r`, `l >> r` | the amount as `u32` modulo 32 (Rust's wrapping shifts; a shift of 32 or more is a shader-creation error in a WGSL constant expression) |
 //!
-//! What the writer still decides itself, to be moved here next: float to
-//! integer casts (saturating, NaN to 0), `f32` negation by the sign bit,
-//! `x / 0.0` written as IEEE's result, and operands hoisted out of WGSL
-//! constant expressions.
+//! | float `x as` an integer type | saturating, NaN to 0 (Rust's `as`): `select` over a clamped conversion, NaN tested by its bits (drivers that assume no NaN fold `x != x`) |
+//! | `-x` of an `f32` scalar or vector (not a literal) | the sign bit flipped through `to_bits`/`from_bits`, NaN included (NVIDIA gives a negated NaN a canonical sign) |
+//! | `f32` `x / 0.0`, `x / -0.0` (a literal zero) | IEEE's result from `x`'s bits, without dividing (drivers that assume no infinities make `x / 0.0` poison: lavapipe dropped the store of the result) |
+//! | `rem_euclid`, `div_euclid` (scalars) | the lowered `%` and `/` above, then Rust's adjustment of a negative remainder |
+//!
+//! Last, operands that would make a WGSL *constant expression* are bound
+//! to a local first (see [`hoist_constants`]): the shader compiler
+//! evaluates constant expressions and refuses overflow, shifting bits out,
+//! division by zero and non-finite results, where Rust wraps (and gives
+//! inf or NaN) at run time.
+//!
+//! The writer prints what comes out operator for operator.
 
 use crate::ir::*;
 use crate::typeck::Types;
@@ -63,7 +71,11 @@ pub(crate) fn block(
         }
         _ => {}
     });
-    cx.error.map_or(Ok(()), Err)
+    if let Some(err) = cx.error {
+        return Err(err);
+    }
+    hoist_constants(b, types, fresh);
+    Ok(())
 }
 
 /// The lowering of compound assignments (`place op= value`) whose
@@ -262,6 +274,15 @@ fn untyped(span: Span) -> Error {
 
 /// Lowers `e` (its operands are lowered already).
 fn expr(e: &mut Expr, types: &mut Types, fresh: &mut Fresh) -> Result<()> {
+    match &e.kind {
+        ExprKind::Binary(..) => {}
+        ExprKind::Cast(..) => return float_to_int(e, types, fresh),
+        ExprKind::Unary(UnOp::Neg, _) => return negation(e, types, fresh),
+        ExprKind::Call(Builtin::RemEuclid | Builtin::DivEuclid, _) => {
+            return euclid(e, types, fresh);
+        }
+        _ => return Ok(()),
+    }
     let ExprKind::Binary(op, l, r) = &e.kind else {
         return Ok(());
     };
@@ -468,6 +489,10 @@ fn lower(
         (Type::Scalar(s), _) if s.is_int() && matches!(op, BinOp::Div | BinOp::Rem) => {
             int_div(op, l, r, *s, ty, span, types, fresh)
         }
+        (Type::Scalar(Scalar::F32), _) if op == BinOp::Div && literal_zero(&r).is_some() => {
+            let negative = literal_zero(&r) == Some(true);
+            div_by_zero(l, negative, span, types, fresh)
+        }
         (Type::Scalar(s) | Type::Vector(_, s), _) if s.is_float() && op == BinOp::Rem => {
             Expr::typed(ExprKind::Call(Builtin::Fmod, vec![l, r]), ty, span)
         }
@@ -602,4 +627,427 @@ fn int_div(
         _ => binary(BinOp::Rem, a, d, ty, span),
     };
     block_expr(stmts, tail, span)
+}
+
+fn u32_lit(v: u32, span: Span) -> Expr {
+    int_lit(i64::from(v), Scalar::U32, span)
+}
+
+fn float_lit(v: f64, s: Scalar, span: Span) -> Expr {
+    Expr::typed(ExprKind::Lit(Lit::Float(v, Some(s))), Type::Scalar(s), span)
+}
+
+fn call(f: Builtin, args: Vec<Expr>, ty: Type, span: Span) -> Expr {
+    Expr::typed(ExprKind::Call(f, args), ty, span)
+}
+
+/// WGSL's `select(f, t, c)`: `t` where `c`, else `f`.
+fn select(f: Expr, t: Expr, c: Expr, span: Span) -> Expr {
+    let ty = f.ty.clone().expect("typed operands");
+    call(Builtin::Select, vec![f, t, c], ty, span)
+}
+
+/// `x.to_bits()` of an `f32` `x`.
+fn to_bits(x: Expr, span: Span) -> Expr {
+    call(Builtin::ToBits, vec![x], Type::Scalar(Scalar::U32), span)
+}
+
+/// `f32::from_bits(x)`.
+fn from_bits(x: Expr, span: Span) -> Expr {
+    call(Builtin::FromBits, vec![x], Type::Scalar(Scalar::F32), span)
+}
+
+/// Whether the `f32` whose bits are `bits` (a local) is a NaN, by its
+/// bits: `x != x` is false on drivers that compare ordered or assume no
+/// NaN (lavapipe).
+fn is_nan_bits(bits: &Expr, span: Span) -> Expr {
+    let u32t = Type::Scalar(Scalar::U32);
+    let magnitude = binary(
+        BinOp::BitAnd,
+        bits.clone(),
+        u32_lit(0x7fff_ffff, span),
+        u32t,
+        span,
+    );
+    binary(
+        BinOp::Gt,
+        magnitude,
+        u32_lit(0x7f80_0000, span),
+        Type::Scalar(Scalar::Bool),
+        span,
+    )
+}
+
+/// `Some(sign is negative)` if `e` is a float literal zero (`0.0`, `-0.0`,
+/// `-(0.0)`).
+fn literal_zero(e: &Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Lit(Lit::Float(z, _)) if *z == 0.0 => Some(z.is_sign_negative()),
+        ExprKind::Unary(UnOp::Neg, x) => literal_zero(x).map(|n| !n),
+        _ => None,
+    }
+}
+
+/// `x / ±0.0` for an `f32` `x`, without dividing: NaN where `x` is zero or
+/// NaN, else an infinity with the sign of `x` (flipped for `-0.0`).
+fn div_by_zero(
+    x: Expr,
+    negative_zero: bool,
+    span: Span,
+    types: &mut Types,
+    fresh: &mut Fresh,
+) -> Expr {
+    let u32t = Type::Scalar(Scalar::U32);
+    let boolean = Type::Scalar(Scalar::Bool);
+    let mut stmts = Vec::new();
+    let bits = bind(to_bits(x, span), &u32t, "bits", types, fresh, &mut stmts);
+    let sign = binary(
+        BinOp::BitAnd,
+        bits.clone(),
+        u32_lit(0x8000_0000, span),
+        u32t.clone(),
+        span,
+    );
+    let sign = if negative_zero {
+        binary(
+            BinOp::BitXor,
+            sign,
+            u32_lit(0x8000_0000, span),
+            u32t.clone(),
+            span,
+        )
+    } else {
+        sign
+    };
+    let infinity = binary(
+        BinOp::BitOr,
+        sign,
+        u32_lit(0x7f80_0000, span),
+        u32t.clone(),
+        span,
+    );
+    let magnitude = binary(
+        BinOp::BitAnd,
+        bits.clone(),
+        u32_lit(0x7fff_ffff, span),
+        u32t.clone(),
+        span,
+    );
+    let zero = binary(
+        BinOp::Eq,
+        magnitude,
+        u32_lit(0, span),
+        boolean.clone(),
+        span,
+    );
+    let nan = binary(BinOp::Or, zero, is_nan_bits(&bits, span), boolean, span);
+    let result = select(infinity, u32_lit(0x7fc0_0000, span), nan, span);
+    block_expr(stmts, from_bits(result, span), span)
+}
+
+/// `x as` an integer type, of a float `x`: Rust's saturating conversion
+/// (NaN to 0, the integer type's bounds past its range); other casts stay.
+fn float_to_int(e: &mut Expr, types: &mut Types, fresh: &mut Fresh) -> Result<()> {
+    let ExprKind::Cast(x, to) = &e.kind else {
+        return Ok(());
+    };
+    let to = *to;
+    let from = match &x.ty {
+        Some(Type::Scalar(f)) if f.is_float() && to.is_int() => *f,
+        Some(_) => return Ok(()),
+        None => return Err(untyped(e.span)),
+    };
+    let span = e.span;
+    let ExprKind::Cast(x, _) = std::mem::replace(&mut e.kind, ExprKind::Lit(Lit::Bool(false)))
+    else {
+        unreachable!("matched above")
+    };
+    // An `f16` converts to `f32` exactly first.
+    let (x, from) = if from == Scalar::F16 {
+        let wide = Expr::typed(
+            ExprKind::Cast(x, Scalar::F32),
+            Type::Scalar(Scalar::F32),
+            span,
+        );
+        (wide, Scalar::F32)
+    } else {
+        (*x, from)
+    };
+    let ft = Type::Scalar(from);
+    let boolean = Type::Scalar(Scalar::Bool);
+    let mut stmts = Vec::new();
+    let t = bind(x, &ft, "value", types, fresh, &mut stmts);
+    // The largest values of `from` that convert exactly.
+    let (lo, hi) = match (to, from) {
+        (Scalar::I32, Scalar::F32) => (-2_147_483_648.0, 2_147_483_520.0),
+        (Scalar::I32, _) => (-2_147_483_648.0, 2_147_483_647.0),
+        (_, Scalar::F32) => (0.0, 4_294_967_040.0),
+        _ => (0.0, 4_294_967_295.0),
+    };
+    let max = match to {
+        Scalar::I32 => int_lit(i64::from(i32::MAX), to, span),
+        _ => int_lit(i64::from(u32::MAX), to, span),
+    };
+    let above = || {
+        binary(
+            BinOp::Gt,
+            t.clone(),
+            float_lit(hi, from, span),
+            boolean.clone(),
+            span,
+        )
+    };
+    let bits_of = if from == Scalar::F32 {
+        t.clone()
+    } else {
+        Expr::typed(
+            ExprKind::Cast(Box::new(t.clone()), Scalar::F32),
+            Type::Scalar(Scalar::F32),
+            span,
+        )
+    };
+    let nan = is_nan_bits(&to_bits(bits_of, span), span);
+    let clamped = call(
+        Builtin::Clamp,
+        vec![
+            t.clone(),
+            float_lit(lo, from, span),
+            float_lit(hi, from, span),
+        ],
+        ft,
+        span,
+    );
+    let converted = Expr::typed(
+        ExprKind::Cast(Box::new(clamped), to),
+        Type::Scalar(to),
+        span,
+    );
+    let special = select(int_lit(0, to, span), max, above(), span);
+    let out_of_range = binary(BinOp::Or, nan, above(), boolean, span);
+    *e = block_expr(stmts, select(converted, special, out_of_range, span), span);
+    Ok(())
+}
+
+/// `-x` of an `f32` scalar or vector that is not a literal: the sign bit
+/// flipped (the shader compiler negates literals exactly).
+fn negation(e: &mut Expr, types: &mut Types, fresh: &mut Fresh) -> Result<()> {
+    let ExprKind::Unary(UnOp::Neg, x) = &e.kind else {
+        return Ok(());
+    };
+    if matches!(x.kind, ExprKind::Lit(_)) {
+        return Ok(());
+    }
+    let n = match &x.ty {
+        Some(Type::Scalar(Scalar::F32)) => None,
+        Some(Type::Vector(n, Scalar::F32)) => Some(*n),
+        Some(_) => return Ok(()),
+        None => return Err(untyped(e.span)),
+    };
+    let span = e.span;
+    let ExprKind::Unary(_, x) = std::mem::replace(&mut e.kind, ExprKind::Lit(Lit::Bool(false)))
+    else {
+        unreachable!("matched above")
+    };
+    let flip = |c: Expr| {
+        let bits = binary(
+            BinOp::BitXor,
+            to_bits(c, span),
+            u32_lit(0x8000_0000, span),
+            Type::Scalar(Scalar::U32),
+            span,
+        );
+        from_bits(bits, span)
+    };
+    *e = match n {
+        None => flip(*x),
+        Some(n) => {
+            // Component by component.
+            let ty = Type::Vector(n, Scalar::F32);
+            let mut stmts = Vec::new();
+            let v = bind(*x, &ty, "vector", types, fresh, &mut stmts);
+            let parts = ["x", "y", "z", "w"][..usize::from(n)]
+                .iter()
+                .map(|c| {
+                    flip(Expr::typed(
+                        ExprKind::Field(Box::new(v.clone()), Member::Named(c)),
+                        Type::Scalar(Scalar::F32),
+                        span,
+                    ))
+                })
+                .collect();
+            block_expr(
+                stmts,
+                Expr::typed(ExprKind::MakeVector(n, Scalar::F32, parts), ty, span),
+                span,
+            )
+        }
+    };
+    Ok(())
+}
+
+/// `x.rem_euclid(y)`, `x.div_euclid(y)` of scalars: the lowered `%` (and
+/// `/`), then Rust's adjustment where the remainder is negative.
+fn euclid(e: &mut Expr, types: &mut Types, fresh: &mut Fresh) -> Result<()> {
+    let ExprKind::Call(f, args) = &e.kind else {
+        return Ok(());
+    };
+    let f = *f;
+    let s = match (&e.ty, args.len()) {
+        (Some(Type::Scalar(s)), 2) => *s,
+        // Not a scalar: the writer refuses it.
+        (Some(_), _) => return Ok(()),
+        (None, _) => return Err(untyped(e.span)),
+    };
+    let span = e.span;
+    let ExprKind::Call(_, args) = std::mem::replace(&mut e.kind, ExprKind::Lit(Lit::Bool(false)))
+    else {
+        unreachable!("matched above")
+    };
+    let st = Type::Scalar(s);
+    let boolean = Type::Scalar(Scalar::Bool);
+    let mut args = args.into_iter();
+    let (x, y) = (args.next().expect("two"), args.next().expect("two"));
+    let mut stmts = Vec::new();
+    let x = bind(x, &st, "lhs", types, fresh, &mut stmts);
+    let y = bind(y, &st, "rhs", types, fresh, &mut stmts);
+    let op = |op: BinOp, types: &mut Types, fresh: &mut Fresh| {
+        lower(
+            op,
+            x.clone(),
+            st.clone(),
+            y.clone(),
+            st.clone(),
+            st.clone(),
+            span,
+            types,
+            fresh,
+        )
+    };
+    if s == Scalar::U32 {
+        // Unsigned: the remainder is never negative.
+        let tail = op(
+            if f == Builtin::RemEuclid {
+                BinOp::Rem
+            } else {
+                BinOp::Div
+            },
+            types,
+            fresh,
+        );
+        *e = block_expr(stmts, tail, span);
+        return Ok(());
+    }
+    let r = op(BinOp::Rem, types, fresh);
+    let r = bind(r, &st, "remainder", types, fresh, &mut stmts);
+    let (zero, one) = if s.is_float() {
+        (float_lit(0.0, s, span), float_lit(1.0, s, span))
+    } else {
+        (int_lit(0, s, span), int_lit(1, s, span))
+    };
+    let negative = binary(BinOp::Lt, r.clone(), zero.clone(), boolean.clone(), span);
+    let tail = if s.is_float() {
+        if f == Builtin::RemEuclid {
+            // `r + |y|` for a negative remainder.
+            let abs = call(Builtin::Abs, vec![y.clone()], st.clone(), span);
+            let adjusted = binary(BinOp::Add, r.clone(), abs, st.clone(), span);
+            select(r, adjusted, negative, span)
+        } else {
+            // The quotient truncated, adjusted the same way.
+            let q = binary(BinOp::Div, x.clone(), y.clone(), st.clone(), span);
+            let q = bind(q, &st, "quotient", types, fresh, &mut stmts);
+            let ceil = call(Builtin::Ceil, vec![q.clone()], st.clone(), span);
+            let floor = call(Builtin::Floor, vec![q.clone()], st.clone(), span);
+            let at_or_above = binary(BinOp::Ge, q, zero, boolean.clone(), span);
+            let qt = bind(
+                select(ceil, floor, at_or_above, span),
+                &st,
+                "truncated",
+                types,
+                fresh,
+                &mut stmts,
+            );
+            let up = binary(BinOp::Add, qt.clone(), one.clone(), st.clone(), span);
+            let down = binary(BinOp::Sub, qt.clone(), one, st.clone(), span);
+            let positive = binary(BinOp::Gt, y, float_lit(0.0, s, span), boolean, span);
+            select(qt, select(up, down, positive, span), negative, span)
+        }
+    } else {
+        // `i32`: `r + |y|` (wrapping) for a negative remainder.
+        let y_negative = binary(BinOp::Lt, y.clone(), zero, boolean, span);
+        if f == Builtin::RemEuclid {
+            let plus = binary(BinOp::Add, r.clone(), y.clone(), st.clone(), span);
+            let minus = binary(BinOp::Sub, r.clone(), y, st.clone(), span);
+            select(r, select(plus, minus, y_negative, span), negative, span)
+        } else {
+            let q = op(BinOp::Div, types, fresh);
+            let q = bind(q, &st, "quotient", types, fresh, &mut stmts);
+            let down = binary(BinOp::Sub, q.clone(), one.clone(), st.clone(), span);
+            let up = binary(BinOp::Add, q.clone(), one, st.clone(), span);
+            select(q, select(down, up, y_negative, span), negative, span)
+        }
+    };
+    *e = block_expr(stmts, tail, span);
+    Ok(())
+}
+
+/// Whether `e` is written as a WGSL constant expression: literals, and
+/// operators, casts, built-ins and constructors of them (a block whose
+/// value is constant is written as its value).
+fn is_const(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Lit(_) => true,
+        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) => is_const(x),
+        ExprKind::Binary(_, l, r) => is_const(l) && is_const(r),
+        ExprKind::Call(_, args) | ExprKind::MakeVector(_, _, args) => args.iter().all(is_const),
+        ExprKind::Block(b) => b.tail.as_ref().is_some_and(|t| is_const(t)),
+        _ => false,
+    }
+}
+
+/// Operators whose constant evaluation can fail in WGSL.
+fn is_arithmetic(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem | BinOp::Shl | BinOp::Shr
+    )
+}
+
+/// Binds the first operand of each operation on constants to a local,
+/// so that no WGSL constant expression forms where Rust computes at run
+/// time: arithmetic on two constants (`i32::MAX + 1` wraps in Rust, and
+/// is a shader-creation error as a constant expression), a unary operator
+/// on a constant that is not a literal (`-i32::MIN`), a cast of a
+/// constant (`1e300 as f32` is inf), a built-in of constants
+/// (`(-1.0f32).sqrt()` is NaN).
+pub(crate) fn hoist_constants(b: &mut Block, types: &mut Types, fresh: &mut Fresh) {
+    visit::exprs_mut(b, &mut |e| {
+        let span = e.span;
+        let operand: Option<&mut Expr> = match &mut e.kind {
+            ExprKind::Binary(op, l, r) if is_arithmetic(*op) && is_const(l) && is_const(r) => {
+                Some(l)
+            }
+            ExprKind::Unary(_, x) if is_const(x) && !matches!(x.kind, ExprKind::Lit(_)) => Some(x),
+            ExprKind::Cast(x, _) if is_const(x) => Some(x),
+            ExprKind::Call(f, args)
+                if !matches!(
+                    f,
+                    Builtin::UniformLoad
+                        | Builtin::ReinterpretLoad
+                        | Builtin::ReinterpretStore
+                        | Builtin::Bitcast
+                ) && !args.is_empty()
+                    && args.iter().all(is_const) =>
+            {
+                args.first_mut()
+            }
+            _ => None,
+        };
+        let Some(operand) = operand else { return };
+        let Some(ty) = operand.ty.clone() else { return };
+        let value = std::mem::replace(operand, Expr::new(ExprKind::Lit(Lit::Bool(false)), span));
+        let mut stmts = Vec::new();
+        *operand = bind(value, &ty, "constant", types, fresh, &mut stmts);
+        let node = std::mem::replace(e, Expr::new(ExprKind::Lit(Lit::Bool(false)), span));
+        *e = block_expr(stmts, node, span);
+    });
 }

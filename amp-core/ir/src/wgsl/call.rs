@@ -3,15 +3,13 @@
 //! `integer.rs`); `select`, subgroup operations, geometry (`Extent`
 //! methods), the built-ins of short vectors, `fmod`, and `bitcast`.
 
-use super::expr::is_const;
 use super::types::type_wgsl;
 use super::{Writer, compile_error};
 use crate::ir::*;
 use crate::{Error, Result};
 
 impl Writer<'_> {
-    /// A built-in call: its arguments in Rust's order (all-constant arguments
-    /// kept out of a WGSL constant expression).
+    /// A built-in call: its arguments in Rust's order.
     pub(super) fn call_expr(
         &mut self,
         f: Builtin,
@@ -20,13 +18,7 @@ impl Writer<'_> {
         pre: &mut Vec<String>,
     ) -> Result<(String, Type)> {
         let refs: Vec<&Expr> = args.iter().collect();
-        let mut vals: Vec<(String, Type)> = self.seq(&refs, pre)?;
-        if !vals.is_empty() && args.iter().all(is_const) {
-            // As for binary operators: `(-1.0f32).sqrt()` is NaN.
-            let tmp = self.fresh();
-            pre.push(format!("let {tmp} = {};", vals[0].0));
-            vals[0].0 = tmp;
-        }
+        let vals: Vec<(String, Type)> = self.seq(&refs, pre)?;
         self.call(f, vals, span, pre)
     }
 

@@ -9,24 +9,6 @@ use super::{Writer, compile_error};
 use crate::Result;
 use crate::ir::*;
 
-/// Whether `e` is a WGSL constant expression as written (literals and
-/// inlined constants, combined by operators, casts and calls).
-pub(super) fn is_const(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Lit(_) => true,
-        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) => is_const(x),
-        ExprKind::Binary(_, l, r) => is_const(l) && is_const(r),
-        // `Int2::new(7, 8)`: a constant vector is constant-evaluated too.
-        ExprKind::Call(_, args) | ExprKind::MakeVector(_, _, args) => args.iter().all(is_const),
-        // A block whose value is a constant (`{ let t = 1u32; 1e30f32 }`,
-        // a lowered one-arm `match`): its tail is written in place of the
-        // block, and would form a constant expression with the operators
-        // around it (an overflow there is a shader-creation error).
-        ExprKind::Block(b) => b.tail.as_ref().is_some_and(|t| is_const(t)),
-        _ => false,
-    }
-}
-
 /// Whether a line hoisted before a statement only declares a new name (a
 /// `let` or a `var` with its initialiser): evaluating it early changes
 /// nothing the rest of the statement reads.

@@ -120,6 +120,7 @@ impl Writer<'_> {
                     .or_insert_with(|| format!("amp_ts{next}_{}", func.name))
                     .clone()
             }),
+            read_only: self.read_only.clone(),
         };
         let mut params = Vec::new();
         for (i, (local, pname, ty)) in func.params.iter().enumerate() {

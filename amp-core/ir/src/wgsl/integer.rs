@@ -1,6 +1,6 @@
 //! Integer built-ins of scalars: bit counts and tests, `reverse_bits`,
-//! rotations, wrapping arithmetic, `abs_diff`, and `rem_euclid` and
-//! `div_euclid` (of floats too) on the guarded `/` and `%`.
+//! rotations, wrapping arithmetic and `abs_diff` (`rem_euclid` and
+//! `div_euclid` are lowered by `passes::legalize`).
 
 use super::{Writer, compile_error};
 use crate::Result;
@@ -106,7 +106,8 @@ impl Writer<'_> {
         Ok((text, ty))
     }
 
-    /// `abs_diff`, `rem_euclid` and `div_euclid`.
+    /// `abs_diff` (`rem_euclid` and `div_euclid` of scalars were lowered
+    /// by `passes::legalize`; of other types they are refused).
     pub(super) fn euclid_call(
         &mut self,
         f: Builtin,
@@ -115,66 +116,20 @@ impl Writer<'_> {
         span: Span,
         pre: &mut Vec<String>,
     ) -> Result<(String, Type)> {
-        use Builtin::*;
-        let text = match f {
-            AbsDiff => {
+        match f {
+            Builtin::AbsDiff => {
                 let (x, y) = (self.fresh(), self.fresh());
                 pre.push(format!("let {x} = {};", a[0]));
                 pre.push(format!("let {y} = {};", a[1]));
-                return Ok((
+                Ok((
                     format!("select(u32({y}) - u32({x}), u32({x}) - u32({y}), {x} > {y})"),
                     Type::Scalar(Scalar::U32),
-                ));
+                ))
             }
-            // Through the kernel language's guarded `/` and `%` (0 and
-            // `MIN / -1` as for the operators), then Rust's adjustment.
-            RemEuclid | DivEuclid => {
-                let s = match ty {
-                    Type::Scalar(s) => s,
-                    _ => return Err(compile_error(span, "rem_euclid of a non-scalar")),
-                };
-                let (x, y) = (self.fresh(), self.fresh());
-                pre.push(format!("let {x} = {};", a[0]));
-                pre.push(format!("let {y} = {};", a[1]));
-                let r = self.guarded_binary(BinOp::Rem, &x, &y, s, pre);
-                if s.is_float() {
-                    // Rust: `r + |y|` for a negative remainder; the
-                    // quotient is `trunc(x / y)` adjusted the same way.
-                    let rt = self.fresh();
-                    pre.push(format!("let {rt} = {r};"));
-                    if f == RemEuclid {
-                        format!("select({rt}, {rt} + abs({y}), {rt} < 0.0)")
-                    } else {
-                        let (q, qt) = (self.fresh(), self.fresh());
-                        pre.push(format!("let {q} = {x} / {y};"));
-                        pre.push(format!(
-                            "let {qt} = select(ceil({q}), floor({q}), {q} >= 0.0);"
-                        ));
-                        format!(
-                            "select({qt}, select({qt} + 1.0, {qt} - 1.0, {y} > 0.0), {rt} < 0.0)"
-                        )
-                    }
-                } else if s == Scalar::U32 {
-                    if f == RemEuclid {
-                        r
-                    } else {
-                        self.guarded_binary(BinOp::Div, &x, &y, s, pre)
-                    }
-                } else {
-                    let rt = self.fresh();
-                    pre.push(format!("let {rt} = {r};"));
-                    if f == RemEuclid {
-                        format!("select({rt}, select({rt} + {y}, {rt} - {y}, {y} < 0i), {rt} < 0i)")
-                    } else {
-                        let q = self.guarded_binary(BinOp::Div, &x, &y, s, pre);
-                        let qt = self.fresh();
-                        pre.push(format!("let {qt} = {q};"));
-                        format!("select({qt}, select({qt} - 1i, {qt} + 1i, {y} < 0i), {rt} < 0i)")
-                    }
-                }
-            }
-            _ => unreachable!("{f:?} is not a Euclidean function (see `call`)"),
-        };
-        Ok((text, ty))
+            _ => Err(compile_error(
+                span,
+                format!("{f:?} of {ty:?} (scalars only)"),
+            )),
+        }
     }
 }

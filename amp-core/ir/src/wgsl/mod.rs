@@ -132,6 +132,9 @@ struct Writer<'k> {
     /// The WGSL name of the function instance being written (`None` in the
     /// kernel's body).
     function: Option<String>,
+    /// The writable container captures that nothing writes, declared
+    /// `read` (by their index among the captures).
+    read_only: Vec<usize>,
 }
 
 /// `#[kernel]` function instances of one module.
@@ -161,7 +164,9 @@ fn compile_error(span: Span, message: impl Into<String>) -> Error {
     }
 }
 
-/// Writes `kernel` (already type-checked) as WGSL.
+/// Writes `kernel` (already type-checked) as WGSL, the container
+/// captures of `read_only` declared `read` (writable views the kernel
+/// never writes).
 ///
 /// # Errors
 ///
@@ -169,6 +174,7 @@ fn compile_error(span: Span, message: impl Into<String>) -> Error {
 pub(crate) fn write(
     kernel: &Kernel,
     types: &Types,
+    read_only: &[usize],
     immediates: bool,
     loop_guard: bool,
 ) -> Result<Shader> {
@@ -190,6 +196,7 @@ pub(crate) fn write(
         subgroups: crate::passes::uses_subgroups(&kernel.body),
         tiled_functions: crate::passes::passes_tiled_index(&kernel.body),
         function: None,
+        read_only: read_only.to_vec(),
     };
     w.module()
 }

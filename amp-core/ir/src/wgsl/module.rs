@@ -296,7 +296,11 @@ impl Writer<'_> {
                 }
                 self.uses_f16 |= elem.uses_f16();
                 self.note(elem);
-                let access = if *writable { "read_write" } else { "read" };
+                let access = if *writable && !self.read_only.contains(&i) {
+                    "read_write"
+                } else {
+                    "read"
+                };
                 let elem_wgsl = if self.atomic.captures.contains(&(i as u32)) {
                     atomic_type_wgsl(elem)
                 } else {
