@@ -5,8 +5,9 @@
 
 use amp_core::{Error, QueuingMode};
 use amp_examples::{
-    antenna, binomial_options, bitonic_sort, black_scholes, histogram, mandelbrot,
-    mersenne_twister, nbody, random_traveler, reduction, scan, transitive_closure,
+    antenna, binomial_options, bitonic_sort, black_scholes, fluid, histogram, large_matmul,
+    mandelbrot, mersenne_twister, morph, nbody, ocean, random_traveler, reduction, scan,
+    transitive_closure,
 };
 use amp_tests::amp_test;
 use amp_tests::{Rng, accelerators};
@@ -397,6 +398,50 @@ fn gallery_examples_run_and_check_themselves() {
         "antenna",
         &["--elements", "4", "--thetas", "20", "--phis", "24"],
     );
+    let morphed = std::env::temp_dir().join(format!("amp-morph-{}-{form}.png", std::process::id()));
+    run_example(
+        "morph",
+        &[
+            "--frames",
+            "3",
+            "--scale",
+            "1",
+            "--out",
+            morphed.to_str().unwrap(),
+        ],
+    );
+    std::fs::remove_file(&morphed).unwrap();
+    let fluid_png =
+        std::env::temp_dir().join(format!("amp-fluid-{}-{form}.png", std::process::id()));
+    run_example(
+        "fluid",
+        &[
+            "--size",
+            "24",
+            "--steps",
+            "2",
+            "--iterations",
+            "6",
+            "--out",
+            fluid_png.to_str().unwrap(),
+        ],
+    );
+    std::fs::remove_file(&fluid_png).unwrap();
+    let ocean_png =
+        std::env::temp_dir().join(format!("amp-ocean-{}-{form}.png", std::process::id()));
+    run_example(
+        "ocean",
+        &[
+            "--size",
+            "16",
+            "--frames",
+            "2",
+            "--out",
+            ocean_png.to_str().unwrap(),
+        ],
+    );
+    std::fs::remove_file(&ocean_png).unwrap();
+    run_example("large_matmul", &["--size", "96", "--block", "40"]);
 }
 
 /// TransitiveClosure, one launch per vertex and blocked, against a search
@@ -583,5 +628,315 @@ fn antenna_patterns_match_the_f64_reference() {
         ));
         let mut p = vec![0.0; 4];
         assert!(antenna::pattern(&view, &[], grid, &mut m, &mut p).is_err());
+    }
+}
+
+/// The largest difference between two packed RGBA images, over every
+/// channel of every pixel (256 where the lengths differ).
+fn morph_difference(got: &[u32], want: &[u32]) -> u32 {
+    if got.len() != want.len() {
+        return 256;
+    }
+    got.iter()
+        .zip(want)
+        .flat_map(|(g, w)| {
+            (0..4).map(move |c| ((g >> (8 * c)) & 255).abs_diff((w >> (8 * c)) & 255))
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Morph: frames at several times, every channel of every pixel against
+/// the plain-Rust frame, on random images and random fields that reach past
+/// the border; the output filled with a poison value first (its alpha is
+/// never the output's 255).
+#[amp_test]
+fn morph_frames_match_the_reference_pixel_for_pixel() {
+    use amp_core::Float2;
+    use morph::{Morph, morph, morph_cpu, morph_frames};
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(1300 + k as u64);
+        // The same operations in the same order: exact on the CPU
+        // accelerator and lavapipe; a GPU that fuses multiply-adds may
+        // round a blend to the next level.
+        let allowed = if acc.is_cpu() || acc.is_emulated() {
+            0
+        } else {
+            1
+        };
+        for (w, h) in [(1usize, 1usize), (13, 7), (40, 33)] {
+            let n = w * h;
+            let a: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+            let b: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+            let reach = 8 * (w.max(h) as i32 + 2);
+            let field: Vec<Float2> = (0..n)
+                .map(|_| {
+                    Float2::new(
+                        rng.range(-reach, reach) as f32 / 5.0,
+                        rng.range(-reach, reach) as f32 / 5.0,
+                    )
+                })
+                .collect();
+            let m = Morph {
+                width: w,
+                height: h,
+                from: &a,
+                to: &b,
+                field: &field,
+            };
+            for t in [0.0f32, 0.3, 0.5, 1.0] {
+                let mut got = vec![0x0BAD_F00Du32; n];
+                morph(&view, &m, t, &mut got).unwrap();
+                let want = morph_cpu(&m, t);
+                let worst = morph_difference(&got, &want);
+                assert!(
+                    worst <= allowed,
+                    "{acc}: {w} x {h}, t = {t}: {got:x?} vs {want:x?}"
+                );
+            }
+            let frames = morph_frames(&view, &m, &[0.25, 0.75]).unwrap();
+            for (frame, t) in frames.iter().zip([0.25, 0.75]) {
+                let worst = morph_difference(frame, &morph_cpu(&m, t));
+                assert!(worst <= allowed, "{acc}: {w} x {h}, frame at {t}");
+            }
+        }
+        let m = Morph {
+            width: 2,
+            height: 2,
+            from: &[0; 4],
+            to: &[0; 4],
+            field: &[Float2::new(0.0, 0.0); 3],
+        };
+        let mut out = vec![0u32; 4];
+        assert!(matches!(
+            morph(&view, &m, 0.5, &mut out),
+            Err(Error::InvalidArgument(_))
+        ));
+        let m = Morph {
+            field: &[Float2::new(0.0, 0.0); 4],
+            ..m
+        };
+        assert!(morph(&view, &m, 1.5, &mut out).is_err());
+        assert!(morph(&view, &m, 0.5, &mut out[..3]).is_err());
+    }
+}
+
+/// The largest relative difference between two fluids' fields (infinite
+/// where one holds a NaN the other does not, or the sizes differ).
+fn fluid_difference(a: &fluid::State, b: &fluid::State) -> f32 {
+    let flat = |s: &fluid::State| -> Vec<f32> {
+        s.velocity
+            .iter()
+            .flat_map(|v| [v.x, v.y])
+            .chain(s.pressure.iter().copied())
+            .chain(s.density.iter().copied())
+            .collect()
+    };
+    amp_examples::max_relative_error(&flat(a), &flat(b)).unwrap_or(f32::INFINITY)
+}
+
+/// FluidSimulation: a few steps (advection, divergence, Jacobi iterations,
+/// projection) on random fields of awkward sizes, against the same steps in
+/// plain Rust, which does the same operations in the same order: every
+/// cell of every field equal on the CPU accelerator and lavapipe, within
+/// 1e-4 on GPUs that may fuse multiply-adds (the library's scratch arrays
+/// start as NaN, so a cell a kernel missed would differ).
+#[amp_test]
+fn fluid_steps_match_the_same_steps_in_plain_rust() {
+    use amp_core::Float2;
+    use fluid::{Params, State, simulate, simulate_cpu};
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(1400 + k as u64);
+        for (w, h, steps, iterations) in
+            [(1usize, 1usize, 1u32, 1u32), (7, 5, 2, 3), (33, 20, 3, 8)]
+        {
+            let n = w * h;
+            let mut f = |lo: i32, hi: i32| rng.range(lo, hi) as f32 / 100.0;
+            let start = State {
+                width: w,
+                height: h,
+                velocity: (0..n)
+                    .map(|_| Float2::new(f(-300, 300), f(-300, 300)))
+                    .collect(),
+                pressure: (0..n).map(|_| f(-100, 100)).collect(),
+                density: (0..n).map(|_| f(0, 100)).collect(),
+            };
+            let params = Params {
+                dt: 0.75,
+                iterations,
+            };
+            let mut got = start.clone();
+            simulate(&view, &mut got, steps, params).unwrap();
+            let mut want = start.clone();
+            simulate_cpu(&mut want, steps, params);
+            assert!(want.density.iter().all(|d| d.is_finite()));
+            if acc.is_cpu() || acc.is_emulated() {
+                // The same operations in the same order: bit for bit.
+                assert_eq!(got, want, "{acc}: {w} x {h}, {steps} steps");
+            } else {
+                // A GPU may fuse the multiply-adds of the interpolation.
+                let err = fluid_difference(&got, &want);
+                assert!(err <= 1e-4, "{acc}: {w} x {h}, {steps} steps: {err}");
+            }
+        }
+        let mut bad = State::still(3, 2);
+        bad.pressure.pop();
+        let params = Params {
+            dt: 1.0,
+            iterations: 1,
+        };
+        assert!(matches!(
+            simulate(&view, &mut bad, 1, params),
+            Err(Error::InvalidArgument(_))
+        ));
+        let mut s = State::still(3, 2);
+        let nan = Params {
+            dt: f32::NAN,
+            iterations: 1,
+        };
+        assert!(simulate(&view, &mut s, 1, nan).is_err());
+        assert!(simulate(&view, &mut State::still(0, 4), 1, params).is_err());
+    }
+}
+
+/// OceanCS: the 2-D FFT (rows, then columns, one tile per line in
+/// `tile_static` memory), forward and inverse, on random values against the
+/// definition in `f64`, within the error an `f32` FFT makes; and the height
+/// fields of random Phillips spectra against the host's `f64` ones, within
+/// that and the accelerator's `sin`/`cos` accuracy. The outputs are filled
+/// with NaN first.
+#[amp_test]
+fn ocean_ffts_and_heights_match_the_f64_dft() {
+    use amp_core::Float2;
+    use ocean::{
+        Spectrum, dft_2d_cpu, fft_2d, fft_tolerance, heights, heights_cpu, heights_tolerance,
+    };
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(1500 + k as u64);
+        for n in [2usize, 4, 32, 64] {
+            let input: Vec<Float2> = (0..n * n)
+                .map(|_| {
+                    Float2::new(
+                        rng.range(-1000, 1000) as f32 / 1000.0,
+                        rng.range(-1000, 1000) as f32 / 1000.0,
+                    )
+                })
+                .collect();
+            let exact: Vec<[f64; 2]> = input
+                .iter()
+                .map(|v| [f64::from(v.x), f64::from(v.y)])
+                .collect();
+            for inverse in [false, true] {
+                let mut got = input.clone();
+                fft_2d(&view, &mut got, n, inverse).unwrap();
+                let want = dft_2d_cpu(&exact, n, inverse);
+                let norm = want
+                    .iter()
+                    .map(|v| v[0] * v[0] + v[1] * v[1])
+                    .sum::<f64>()
+                    .sqrt();
+                let err = got
+                    .iter()
+                    .zip(&want)
+                    .map(|(g, w)| (f64::from(g.x) - w[0]).hypot(f64::from(g.y) - w[1]))
+                    .fold(0.0, f64::max);
+                assert!(
+                    err <= fft_tolerance(n * n, norm),
+                    "{acc}: {n} x {n}, inverse {inverse}: {err} of {norm}"
+                );
+            }
+        }
+        let trig = if acc.is_cpu() || acc.is_emulated() {
+            1e-6
+        } else {
+            1.0 / 2048.0
+        };
+        for (n, time) in [(2usize, 0.0f32), (8, 1.7), (32, 12.3), (64, 200.1)] {
+            let dir = rng.range(0, 628) as f32 / 100.0;
+            let spec = Spectrum::phillips(n, 300.0, 15.0, dir, 1.0, rng.next_u64()).unwrap();
+            let mut h = vec![f32::NAN; n * n];
+            heights(&view, &spec, time, &mut h).unwrap();
+            let want = heights_cpu(&spec, time);
+            let tolerance = heights_tolerance(&spec, time, &want, trig);
+            let err = h
+                .iter()
+                .zip(&want)
+                .map(|(g, w)| (f64::from(*g) - w).abs())
+                .fold(0.0, f64::max);
+            assert!(h.iter().all(|v| v.is_finite()), "{acc}: {n}");
+            assert!(
+                err <= tolerance,
+                "{acc}: {n} x {n} at {time}: {err} > {tolerance}"
+            );
+        }
+        let mut three = vec![Float2::new(0.0, 0.0); 9];
+        assert!(matches!(
+            fft_2d(&view, &mut three, 3, false),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(fft_2d(&view, &mut three, 2, false).is_err());
+        let mut big = vec![Float2::new(0.0, 0.0); 2048 * 2048];
+        assert!(fft_2d(&view, &mut big, 2048, true).is_err());
+        let spec = Spectrum::phillips(4, 10.0, 5.0, 0.0, 1.0, 1).unwrap();
+        assert!(heights(&view, &spec, 0.0, &mut [0.0; 15]).is_err());
+    }
+}
+
+/// LargeMatrixMultiplication: products computed a block of `C` at a time,
+/// with blocks that divide the sizes and blocks that do not (the last band
+/// and column block short), some taking the register-blocked kernel; on
+/// quarters in [-2, 2], so that every sum is exact and the result equals
+/// the reference's; the output filled with NaN first.
+#[amp_test]
+fn large_matmul_blocks_match_the_reference() {
+    use amp_examples::matmul::matmul_cpu;
+    use large_matmul::{Blocks, matmul_large};
+    let cases = [
+        (1usize, 1usize, 1usize, 1usize, 1usize),
+        (37, 53, 29, 16, 20),
+        (70, 45, 33, 32, 64),
+        (128, 192, 48, 64, 64),
+        (130, 70, 16, 64, 128),
+    ];
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(1600 + k as u64);
+        for (m, n, w, block_rows, block_cols) in cases {
+            let mut quarters = |len: usize| -> Vec<f32> {
+                (0..len).map(|_| rng.range(-8, 9) as f32 / 4.0).collect()
+            };
+            let a = quarters(m * w);
+            let b = quarters(w * n);
+            let mut want = vec![0.0f32; m * n];
+            matmul_cpu(&mut want, &a, &b, m as i32, n as i32, w as i32).unwrap();
+            let mut got = vec![f32::NAN; m * n];
+            let s = Blocks {
+                m,
+                n,
+                w,
+                block_rows,
+                block_cols,
+            };
+            matmul_large(&view, &mut got, &a, &b, s).unwrap();
+            assert_eq!(got, want, "{acc}: {s:?}");
+        }
+        let s = Blocks {
+            m: 2,
+            n: 2,
+            w: 2,
+            block_rows: 1,
+            block_cols: 0,
+        };
+        let mut c = vec![0.0f32; 4];
+        assert!(matches!(
+            matmul_large(&view, &mut c, &[0.0; 4], &[0.0; 4], s),
+            Err(Error::InvalidArgument(_))
+        ));
+        let s = Blocks { block_cols: 1, ..s };
+        assert!(matmul_large(&view, &mut c, &[0.0; 3], &[0.0; 4], s).is_err());
+        assert!(matmul_large(&view, &mut c, &[0.0; 4], &[0.0; 4], s).is_ok());
     }
 }
