@@ -1,6 +1,7 @@
 // A call that passes the tiled index may wait on the tile's barrier inside
-// the function: every work item of the tile must make it, with the same
-// arguments.
+// the function: every work item of the tile must make it (its other
+// arguments may differ, where the function's barriers do not depend on
+// them: see kernel_fn_tiled_call_varying_args.rs).
 use amp_core::prelude::*;
 
 #[kernel]

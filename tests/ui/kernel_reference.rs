@@ -8,8 +8,9 @@ fn main() {
     let _ = parallel_for_each!(c.extent(), |idx: Index<1>| {
         let mut x = 1.0f32;
         let mut y = 2.0f32;
-        // A reference chosen at run time.
-        let r = if idx[0] > 0 { &x } else { &y };
+        // A reference as a value of another expression (a reference chosen
+        // by `let r = if c { &x } else { &y };` is allowed).
+        let r = (if idx[0] > 0 { &x } else { &y }, 1);
         // Not a place.
         let q = &mut (x + 1.0);
         // Rebindable.

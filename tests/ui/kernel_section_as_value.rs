@@ -1,4 +1,5 @@
-// A section made in a kernel is used element by element, not as a value.
+// A section made in a kernel is used element by element, not as a value:
+// `let t = s;` names the same section, but a section is not assigned.
 use amp_core::prelude::*;
 
 fn main() {

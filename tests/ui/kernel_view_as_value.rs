@@ -1,4 +1,5 @@
-// A view made with `view_as` in a kernel is used element by element.
+// A view made with `view_as` in a kernel is used element by element (a
+// `let` of it names the same view, but it is no value of expressions).
 use amp_core::prelude::*;
 
 fn main() {
@@ -9,7 +10,8 @@ fn main() {
     parallel_for_each!(o.extent(), |i: Index<1>| {
         let m = a.view_as([4, 4]);
         let copy = m;
-        o[i] = copy[[i[0], 0]];
+        let pair = (copy, 0);
+        o[i] = copy[[i[0], 0]] + pair.1;
     })
     .unwrap();
 }

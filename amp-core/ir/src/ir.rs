@@ -415,6 +415,10 @@ pub enum Builtin {
     /// `extent`. Made by the macros for views made with `view_as` inside
     /// kernels.
     Delinearize,
+    /// `Index::new(arr)` / `Extent::new(arr)` of an `[i32; N]` value that is
+    /// not an array literal (C++ AMP's `index<N> idx(arr);`): the index with
+    /// the array's elements as its components.
+    IndexFromArray,
     /// `bitcast(value, witness)`: `value`'s bits as the type of `witness`
     /// (a literal, or a captured container, whose element type it takes
     /// without reading it); both 4-byte scalars. Made by the macros for

@@ -154,12 +154,15 @@ pub fn compile(kernel: Kernel, target: &Target, keep: &[usize]) -> Result<Compil
     // (The captures keep their kinds: the instances of `#[kernel]`
     // functions are checked against the views as the kernel captured
     // them, a writable view parameter included.)
+    let instances = passes::instances::instances(&kernel)?;
     let loop_guard = target.loop_guard;
     let mut immediates = target.immediates;
-    let mut shader = wgsl::write(&kernel, &types, &demoted, immediates, loop_guard)?;
+    let mut shader = wgsl::write(
+        &kernel, &types, &instances, &demoted, immediates, loop_guard,
+    )?;
     if shader.immediates && shader.params.words * 4 > target.max_immediate_bytes {
         immediates = false;
-        shader = wgsl::write(&kernel, &types, &demoted, false, loop_guard)?;
+        shader = wgsl::write(&kernel, &types, &instances, &demoted, false, loop_guard)?;
     }
     // What the module needs and the target lacks is the caller's error,
     // not an invalid module.
@@ -216,7 +219,7 @@ pub fn compile(kernel: Kernel, target: &Target, keep: &[usize]) -> Result<Compil
         // What every other GPU runs: the loop guard is llvmpipe's alone
         // (and tested on its own), so snapshots do not depend on it.
         let plain = if loop_guard {
-            wgsl::write(&kernel, &types, &demoted, immediates, false)?.source
+            wgsl::write(&kernel, &types, &instances, &demoted, immediates, false)?.source
         } else {
             shader.source.clone()
         };

@@ -835,6 +835,13 @@ pub mod ops {
             self as usize
         }
     }
+    // `tile_static!` lengths of `usize` constants (`[f32; LEN]`, Rust's
+    // array-length type).
+    impl CastTo<usize> for usize {
+        fn cast(self) -> usize {
+            self
+        }
+    }
     impl CastTo<i32> for bool {
         fn cast(self) -> i32 {
             self as i32

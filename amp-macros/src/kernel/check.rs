@@ -64,7 +64,64 @@ pub(crate) fn assumed_uniform_calls(
 
 const BARRIER_DIVERGES: &str = "this barrier is under control flow that depends on the thread (its index, or data it loaded): every thread of a tile must reach the same barriers (C++ AMP rejects this; on a GPU it is undefined behaviour)";
 const CALL_DIVERGES: &str = "this call passes the tiled index, so the function may wait on the tile's barrier, but it is under control flow that depends on the thread (its index, or data it loaded): every thread of a tile must make the call";
-const CALL_ARGS_VARY: &str = "this call passes the tiled index, so the function may wait on the tile's barrier: its other arguments must be the same for every thread of the tile (the function's barriers may depend on them); compute thread-dependent values inside the function from the tiled index";
+/// The calls of a tiled body that pass the tiled index and arguments that
+/// vary by work item, made by every work item: the function's path, the
+/// call's span and the positions of the varying arguments (a bit each).
+/// Such a call is valid where the function's barriers do not depend on
+/// those parameters: the expansion checks the callee's summary
+/// (`__amp_barrier_params`, written by `#[kernel]`) at compile time.
+pub(crate) fn varying_arg_calls(
+    body: &Block,
+    tiled: bool,
+) -> Vec<(syn::ExprPath, proc_macro2::Span, u64)> {
+    if !tiled {
+        return Vec::new();
+    }
+    Uniformity::run(body, None, false)
+        .varying_arg_calls
+        .into_iter()
+        .map(|(_, path, span, mask)| (path, span, mask))
+        .collect()
+}
+
+/// What the barriers of a `#[kernel]` function's body depend on, for
+/// `params` (each parameter's position among all the function's
+/// parameters, and its local): the positions whose parameter, varying by
+/// work item, would make one of the body's own barriers (or calls that pass
+/// the tiled index) divergent, as bits; and, per position, the calls that
+/// would then pass varying values on to other functions (their paths and
+/// the positions of those values), whose own summaries decide.
+pub(crate) fn barrier_params(
+    body: &Block,
+    params: &[(usize, u32)],
+) -> (u64, Vec<(usize, syn::ExprPath, u64)>) {
+    let base = Uniformity::run(body, None, false);
+    let mut own = 0u64;
+    let mut passed = Vec::new();
+    for &(pos, local) in params {
+        let bit = 1u64 << pos.min(63);
+        let probe = Uniformity::run_seeded(body, None, false, &[local]);
+        if probe.errors.len() > base.errors.len() {
+            own |= bit;
+        }
+        for (at, path, _, mask) in &probe.varying_arg_calls {
+            let before = base
+                .varying_arg_calls
+                .iter()
+                .find(|(p, ..)| p == at)
+                .map_or(0, |c| c.3);
+            let extra = mask & !before;
+            if extra != 0 {
+                passed.push((pos, path.clone(), extra));
+            }
+        }
+    }
+    (own, passed)
+}
+
+/// The message of a call whose varying arguments the callee's barriers
+/// depend on (see [`varying_arg_calls`]).
+pub(crate) const CALL_ARGS_VARY: &str = "this call passes the tiled index and arguments that differ between the threads of the tile, and the function's barriers depend on them (they decide whether or how often it waits): every thread of a tile must reach the same barriers; pass values that are the same for the whole tile, or compute the thread-dependent ones inside the function from the tiled index";
 
 /// Where threads of a tile may have parted ways so far.
 #[derive(Clone, Copy, Default)]
@@ -189,6 +246,11 @@ struct Uniformity {
     /// `#[kernel]` function calls whose arguments are uniform, with the
     /// function's path and the call's span.
     uniform_calls: Vec<(*const (), syn::ExprPath, proc_macro2::Span)>,
+    /// Calls that pass the tiled index, made by every work item, with
+    /// arguments that vary by work item: the function's path, the call's
+    /// span and the positions of the varying arguments (a bit each). The
+    /// callee's summary says whether its barriers depend on those.
+    varying_arg_calls: Vec<(*const (), syn::ExprPath, proc_macro2::Span, u64)>,
     varying: HashSet<u32>,
     split: Split,
     report: bool,
@@ -208,10 +270,22 @@ struct Uniformity {
 impl Uniformity {
     /// The analysis of `body` to its fixed point, then one reporting pass.
     fn run(body: &Block, assume_varying: Option<*const ()>, mark_loads: bool) -> Uniformity {
+        Self::run_seeded(body, assume_varying, mark_loads, &[])
+    }
+
+    /// [`Uniformity::run`] with the locals of `seed` (parameters of a
+    /// `#[kernel]` function) varying from the start.
+    fn run_seeded(
+        body: &Block,
+        assume_varying: Option<*const ()>,
+        mark_loads: bool,
+        seed: &[u32],
+    ) -> Uniformity {
         let mut u = Uniformity {
             assume_varying,
             ..Uniformity::default()
         };
+        u.varying.extend(seed.iter().copied());
         let mut scan = TileWrites::default();
         scan.block(body);
         u.atomic_tiles = scan.atomic;
@@ -468,20 +542,27 @@ impl Uniformity {
             // A call that passes the tiled index may wait on barriers: every
             // work item of the tile must make it, with the same arguments
             // (the function's uniformity check takes them as uniform).
-            ExprKind::CallFn(_, xs)
+            ExprKind::CallFn(path, xs)
                 if xs.iter().any(|x| matches!(x.kind, ExprKind::TiledArg(_))) =>
             {
-                let varying_args = self.any(xs, ctx);
-                if (ctx || self.split.any() || varying_args) && self.report {
-                    let at = e as *const Expr as *const ();
-                    if !self.errors.iter().any(|(p, ..)| *p == at) {
-                        let message = if varying_args && !(ctx || self.split.any()) {
-                            CALL_ARGS_VARY
-                        } else {
-                            CALL_DIVERGES
-                        };
-                        self.errors.push((at, (e.span, e.span), message));
+                let mut mask = 0u64;
+                for (i, x) in xs.iter().enumerate() {
+                    if self.expr(x, ctx) {
+                        // (Past 64 arguments, the last bit stands for all.)
+                        mask |= 1 << i.min(63);
                     }
+                }
+                let at = e as *const Expr as *const ();
+                if (ctx || self.split.any()) && self.report {
+                    if !self.errors.iter().any(|(p, ..)| *p == at) {
+                        self.errors.push((at, (e.span, e.span), CALL_DIVERGES));
+                    }
+                } else if mask != 0
+                    && self.report
+                    && !self.varying_arg_calls.iter().any(|(p, ..)| *p == at)
+                {
+                    self.varying_arg_calls
+                        .push((at, path.clone(), e.span, mask));
                 }
                 self.dirty.clear();
                 true

@@ -171,6 +171,56 @@ pub(crate) fn reference_let(s: &syn::Stmt) -> Option<(&syn::PatIdent, &syn::Expr
     }
 }
 
+/// `let r = if c { &mut a } else { &mut b };` (or `&`, with `else if`
+/// arms): a reference chosen at run time, each arm's value a reference
+/// and nothing else.
+pub(crate) fn conditional_reference_let(s: &syn::Stmt) -> Option<(&syn::PatIdent, &syn::ExprIf)> {
+    let syn::Stmt::Local(l) = s else {
+        return None;
+    };
+    let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+    let pat = match &l.pat {
+        syn::Pat::Type(pt) if matches!(&*pt.ty, syn::Type::Reference(_)) => &*pt.pat,
+        syn::Pat::Type(_) => return None,
+        other => other,
+    };
+    let syn::Pat::Ident(p) = pat else {
+        return None;
+    };
+    if p.by_ref.is_some() || p.subpat.is_some() {
+        return None;
+    }
+    let syn::Expr::If(e) = strip(&init.expr) else {
+        return None;
+    };
+    reference_arms(e).map(|_| (p, e))
+}
+
+/// The arms of `e` (an `if` whose every arm's value is a reference, with
+/// `else if` arms), in order: each arm's condition (`None` for the final
+/// `else`) and its reference.
+pub(crate) fn reference_arms(
+    e: &syn::ExprIf,
+) -> Option<Vec<(Option<&syn::Expr>, &syn::ExprReference)>> {
+    fn arm(b: &syn::Block) -> Option<&syn::ExprReference> {
+        match b.stmts.as_slice() {
+            [syn::Stmt::Expr(e, None)] => match strip(e) {
+                syn::Expr::Reference(r) => Some(r),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    let mut arms = vec![(Some(&*e.cond), arm(&e.then_branch)?)];
+    let (_, else_branch) = e.else_branch.as_ref()?;
+    match strip(else_branch) {
+        syn::Expr::If(inner) => arms.extend(reference_arms(inner)?),
+        syn::Expr::Block(b) => arms.push((None, arm(&b.block)?)),
+        _ => return None,
+    }
+    Some(arms)
+}
+
 /// `let name = other;` where `other` is a reference in `aliases`: the
 /// new name and the reference it copies.
 pub(crate) fn copied_reference<'a>(

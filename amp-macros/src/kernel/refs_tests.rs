@@ -313,19 +313,73 @@ fn references_that_are_not_one_place_bound_once_are_refused() {
             "{init}: {e:#?}"
         );
     }
-    // A reference chosen at run time: a reference is no value of other
-    // expressions (each branch's `&mut` is reported).
+    // A reference is no value of other expressions.
     let e = parse_errors(quote! {
         d, |idx: Index<1>| {
             let mut x = 1;
             let mut y = 2;
-            let r = if idx[0] > 0 { &mut x } else { &mut y };
-            *r = 3;
+            let r = (if idx[0] > 0 { &mut x } else { &mut y }, 1);
         }
     });
     assert!(
         e.iter()
             .any(|m| m.contains("a reference cannot be a value of other expressions")),
+        "{e:#?}"
+    );
+}
+
+#[test]
+fn a_reference_chosen_at_run_time_selects_its_place_by_number() {
+    // `let r = if c { &mut x } else if c2 { &mut a[i] } else { &mut y };`:
+    // the element's index bound first, the arm's number in a selector
+    // local, and each use of `*r` the place the number selects.
+    let k = kernel(quote! {
+        d, |idx: Index<1>| {
+            let mut x = 1;
+            let mut y = 2;
+            let mut a = [0; 4];
+            let r = if idx[0] > 0 { &mut x } else if idx[0] < -5 { &mut a[idx[0] + 1] } else { &mut y };
+            *r += 3;
+            d[idx] = *r + x + y + a[0];
+        }
+    });
+    let names: Vec<String> = k
+        .body
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Let { name, .. } => Some(name.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert!(names.iter().any(|n| n.starts_with("__amp_i")), "{names:?}");
+    assert!(
+        names.iter().any(|n| n.starts_with("__amp_sel")),
+        "{names:?}"
+    );
+    // `*r += 3` became a store selected by the number (an `if` chain).
+    assert_eq!(
+        kinds(&k.body),
+        ["Let", "Let", "Let", "Let", "Let", "If", "Assign"]
+    );
+    // A `let mut` reference and an arm that is not a place are refused.
+    let e = parse_errors(quote! {
+        d, |idx: Index<1>| {
+            let mut x = 1;
+            let mut r = if idx[0] > 0 { &mut x } else { &mut x };
+        }
+    });
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(e[0].contains("refers to one place"), "{e:#?}");
+    let e = parse_errors(quote! {
+        d, |idx: Index<1>| {
+            let mut x = 1;
+            let r = if idx[0] > 0 { &mut x } else { &mut (x + 1) };
+            *r = 2;
+        }
+    });
+    assert!(
+        e.iter().any(|m| m.contains("refers to a local variable")),
         "{e:#?}"
     );
 }
@@ -550,4 +604,31 @@ fn a_use_after_the_target_is_bound_again_is_refused() {
     });
     let first = local_of(&k.body, "x");
     assert_ne!(first, 0);
+}
+
+/// A reference to a constant or a static (`let p = &FLAG;`) is refused:
+/// C++ AMP kernels may read a static constant but not take its address,
+/// and a kernel's reference names a place of the kernel.
+#[test]
+fn references_to_constants_and_statics_are_refused() {
+    for init in [
+        quote!(&FLAG),
+        quote!(&mut FLAG),
+        quote!(&consts::TABLE),
+        quote!(&(LIMIT)),
+    ] {
+        let e = parse_errors(quote! {
+            d, |idx: Index<1>| {
+                let p = #init;
+                d[idx] = *p;
+            }
+        });
+        assert_eq!(e.len(), 1, "{init}: {e:#?}");
+        assert!(
+            e[0].starts_with("a reference in a kernel refers to a place of the kernel")
+                && e[0].contains("not to a constant or static")
+                && e[0].contains("let p = "),
+            "{init}: {e:#?}"
+        );
+    }
 }

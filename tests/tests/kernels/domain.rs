@@ -644,3 +644,47 @@ fn kernels_generic_over_the_rank() {
         }
     }
 }
+
+/// Geometry made in kernel code the C++ AMP way: default-constructed
+/// (`index<3> z;`, `extent<2> e;`: `Index::<3>::default()`,
+/// `Extent::<2>::default()`, zeros) and built from a local array
+/// (`index<3> i(arr);`: `Index::new(arr)`, `Extent::new(lens)` of an
+/// array written element by element); against plain Rust on every
+/// accelerator, every output element checked.
+#[amp_test]
+fn geometry_default_and_array_constructed_in_kernels() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9900 + k as u64);
+        let n = rng.range(1, 300) as usize;
+        let mut out = vec![POISON_I32; n];
+        {
+            let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+            parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+                let z = Index::<3>::default();
+                let e = Extent::<2>::default();
+                let arr = [idx[0], 2 * idx[0], 7];
+                let i3 = Index::new(arr);
+                let mut lens = [1, 2];
+                lens[1] = idx[0] + 1;
+                let e2 = Extent::new(lens);
+                o[idx] = z[0]
+                    + z[1]
+                    + z[2]
+                    + e[0]
+                    + e[1]
+                    + i3[0] * 100
+                    + i3[1] * 10
+                    + i3[2]
+                    + e2[0] * 10000
+                    + e2[1] * 1000;
+            })
+            .unwrap();
+            o.synchronize().unwrap();
+        }
+        for (i, got) in out.iter().enumerate() {
+            let i = i as i32;
+            let want = i * 100 + 2 * i * 10 + 7 + 10000 + (i + 1) * 1000;
+            assert_eq!(*got, want, "{what}: element {i}");
+        }
+    }
+}

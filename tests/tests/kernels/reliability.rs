@@ -855,3 +855,168 @@ fn read_only_and_writable_views_of_one_array() {
         assert_same(&got, &third, &format!("{what} a writable view only read"));
     }
 }
+
+/// 64 nested loops (a conformance-suite case, "deeply nested loops"): the
+/// kernel compiler's recursive stages run on a thread with room for deep
+/// nesting instead of overflowing the launching thread's stack (which
+/// aborted the process); every work item counts the iterations of the
+/// innermost loop, against plain Rust's count, on every accelerator.
+#[amp_test]
+fn sixty_four_nested_loops() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(9600 + k as u64);
+        let n = rng.range(1, 64) as usize;
+        let starts: Vec<i32> = (0..n).map(|_| rng.range(0, 2)).collect();
+        let mut out = vec![POISON_I32; n];
+        // A run-time trip count: the loops are not unrolled away.
+        let one = rng.range(1, 2);
+        {
+            let sv = ArrayView::new([n as i32], &starts).unwrap();
+            let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+            parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+                let s = sv[idx];
+                let mut count = 0i32;
+                for l0 in s..2 {
+                    for _l1 in 0..one {
+                        for _l2 in 0..one {
+                            for _l3 in 0..one {
+                                for _l4 in 0..one {
+                                    for _l5 in 0..one {
+                                        for _l6 in 0..one {
+                                            for _l7 in 0..one {
+                                                for _l8 in 0..one {
+                                                    for _l9 in 0..one {
+                                                        for _l10 in 0..one {
+                                                            for _l11 in 0..one {
+                                                                for _l12 in 0..one {
+                                                                    for _l13 in 0..one {
+                                                                        for _l14 in 0..one {
+                                                                            for _l15 in 0..one {
+                                                                                for _l16 in 0..one {
+                                                                                    for _l17 in 0..one {
+                                                                                        for _l18 in 0..one {
+                                                                                            for _l19 in 0..one {
+                                                                                                for _l20 in 0..one {
+                                                                                                    for _l21 in 0..one {
+                                                                                                        for _l22 in 0..one {
+                                                                                                            for _l23 in 0..one {
+                                                                                                                for _l24 in 0..one {
+                                                                                                                    for _l25 in 0..one {
+                                                                                                                        for _l26 in 0..one {
+                                                                                                                            for _l27 in 0..one {
+                                                                                                                                for _l28 in 0..one {
+                                                                                                                                    for _l29 in 0..one {
+                                                                                                                                        for _l30 in 0..one {
+                                                                                                                                            for _l31 in 0..one {
+                                                                                                                                                for _l32 in 0..one {
+                                                                                                                                                    for _l33 in 0..one {
+                                                                                                                                                        for _l34 in 0..one {
+                                                                                                                                                            for _l35 in 0..one {
+                                                                                                                                                                for _l36 in 0..one {
+                                                                                                                                                                    for _l37 in 0..one {
+                                                                                                                                                                        for _l38 in 0..one {
+                                                                                                                                                                            for _l39 in 0..one {
+                                                                                                                                                                                for _l40 in 0..one {
+                                                                                                                                                                                    for _l41 in 0..one {
+                                                                                                                                                                                        for _l42 in 0..one {
+                                                                                                                                                                                            for _l43 in 0..one {
+                                                                                                                                                                                                for _l44 in 0..one {
+                                                                                                                                                                                                    for _l45 in 0..one {
+                                                                                                                                                                                                        for _l46 in 0..one {
+                                                                                                                                                                                                            for _l47 in 0..one {
+                                                                                                                                                                                                                for _l48 in 0..one {
+                                                                                                                                                                                                                    for _l49 in 0..one {
+                                                                                                                                                                                                                        for _l50 in 0..one {
+                                                                                                                                                                                                                            for _l51 in 0..one {
+                                                                                                                                                                                                                                for _l52 in 0..one {
+                                                                                                                                                                                                                                    for _l53 in 0..one {
+                                                                                                                                                                                                                                        for _l54 in 0..one {
+                                                                                                                                                                                                                                            for _l55 in 0..one {
+                                                                                                                                                                                                                                                for _l56 in 0..one {
+                                                                                                                                                                                                                                                    for _l57 in 0..one {
+                                                                                                                                                                                                                                                        for _l58 in 0..one {
+                                                                                                                                                                                                                                                            for _l59 in 0..one {
+                                                                                                                                                                                                                                                                for _l60 in 0..one {
+                                                                                                                                                                                                                                                                    for _l61 in 0..one {
+                                                                                                                                                                                                                                                                        for _l62 in 0..one {
+                                                                                                                                                                                                                                                                            for l63 in 0..3 {
+                                                                                                                                                                                                                                                                                count += 1 + l0 + l63;
+                                                                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                }
+                                                                                                                                                                                                            }
+                                                                                                                                                                                                        }
+                                                                                                                                                                                                    }
+                                                                                                                                                                                                }
+                                                                                                                                                                                            }
+                                                                                                                                                                                        }
+                                                                                                                                                                                    }
+                                                                                                                                                                                }
+                                                                                                                                                                            }
+                                                                                                                                                                        }
+                                                                                                                                                                    }
+                                                                                                                                                                }
+                                                                                                                                                            }
+                                                                                                                                                        }
+                                                                                                                                                    }
+                                                                                                                                                }
+                                                                                                                                            }
+                                                                                                                                        }
+                                                                                                                                    }
+                                                                                                                                }
+                                                                                                                            }
+                                                                                                                        }
+                                                                                                                    }
+                                                                                                                }
+                                                                                                            }
+                                                                                                        }
+                                                                                                    }
+                                                                                                }
+                                                                                            }
+                                                                                        }
+                                                                                    }
+                                                                                }
+                                                                            }
+                                                                        }
+                                                                    }
+                                                                }
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                o[idx] = count;
+            })
+            .unwrap();
+        }
+        for i in 0..n {
+            let mut want = 0;
+            for l0 in starts[i]..2 {
+                for last in 0..3 {
+                    want += 1 + l0 + last;
+                }
+            }
+            assert_eq!(out[i], want, "{what}: element {i}");
+        }
+    }
+}

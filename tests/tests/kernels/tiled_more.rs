@@ -1126,3 +1126,41 @@ fn rows_of_tile_static_arrays_are_values() {
         }
     }
 }
+
+/// The length of a `tile_static!` array given by a `usize` constant
+/// (Rust's array-length type, as a porter writes `[T; N]`), and by an
+/// `i32` one: each work item reverses its tile through the array; against
+/// plain Rust on fresh random inputs on every accelerator, every element
+/// checked.
+#[amp_test]
+fn tile_static_lengths_of_usize_and_i32_constants() {
+    const LEN: usize = 32;
+    const TS: i32 = 32;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.default_view();
+        let mut rng = Rng::new(0x75E + k as u64);
+        let n = rng.range(1, 9) * TS;
+        let xs: Vec<i32> = (0..n).map(|_| rng.range(-1000, 1000)).collect();
+        let mut out = vec![i32::MIN; n as usize];
+        {
+            let xv = ArrayView::new([n], &xs).unwrap();
+            let ov = ArrayView::new_mut([n], &mut out).unwrap();
+            let domain = Extent::new([n]).tile::<TS>().unwrap();
+            parallel_for_each!(&view, domain, |t: TiledIndex<1>| {
+                tile_static! { let a: [i32; LEN]; }
+                tile_static! { let b: [i32; TS]; }
+                a[t.local[0]] = xv[t.global];
+                b[t.local[0]] = 2 * xv[t.global];
+                t.barrier.wait();
+                ov[t.global] = a[TS - 1 - t.local[0]] + b[t.local[0]];
+            })
+            .unwrap();
+            ov.synchronize().unwrap();
+        }
+        for g in 0..n as usize {
+            let tile = g / TS as usize * TS as usize;
+            let mirrored = tile + TS as usize - 1 - g % TS as usize;
+            assert_eq!(out[g], xs[mirrored] + 2 * xs[g], "{acc}: element {g}");
+        }
+    }
+}

@@ -21,6 +21,7 @@
 //! refused identically everywhere.
 
 pub(crate) mod fold;
+pub(crate) mod instances;
 pub(crate) mod legalize;
 pub(crate) mod lower;
 pub(crate) mod scalarize;

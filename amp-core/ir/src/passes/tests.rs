@@ -100,7 +100,14 @@ fn run(mut k: Kernel) -> crate::Result<(Kernel, String)> {
     // left it.
     let mut lowered = k.clone();
     super::legalize(&mut lowered, &mut types)?;
-    let shader = wgsl::write(&lowered, &types, &[], false, false)?;
+    let shader = wgsl::write(
+        &lowered,
+        &types,
+        &super::instances::instances(&lowered)?,
+        &[],
+        false,
+        false,
+    )?;
     validate::validate(&shader.source, &k.name, &crate::Target::default())?;
     Ok((k, shader.source))
 }
@@ -111,7 +118,14 @@ fn legalized(mut k: Kernel) -> crate::Result<(Kernel, String)> {
     let mut types = typeck::check(&mut k)?;
     super::optimize(&mut k, &mut types)?;
     super::legalize(&mut k, &mut types)?;
-    let shader = wgsl::write(&k, &types, &[], false, false)?;
+    let shader = wgsl::write(
+        &k,
+        &types,
+        &super::instances::instances(&k)?,
+        &[],
+        false,
+        false,
+    )?;
     validate::validate(&shader.source, &k.name, &crate::Target::default())?;
     Ok((k, shader.source))
 }

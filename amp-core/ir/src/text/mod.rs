@@ -189,7 +189,7 @@ names!(builtin_name, BUILTINS, Builtin {
     HalfToF64 => "half_to_f64", Dot => "dot", Length => "length",
     Distance => "distance", Normalize => "normalize", Cross => "cross",
     Contains => "contains", Size => "size", Linearize => "linearize",
-    Delinearize => "delinearize", Bitcast => "bitcast",
+    Delinearize => "delinearize", IndexFromArray => "index_from_array", Bitcast => "bitcast",
     ReinterpretLoad => "reinterpret_load", ReinterpretStore => "reinterpret_store",
     UniformLoad => "uniform_load", SubgroupAdd => "subgroup_add",
     SubgroupMin => "subgroup_min", SubgroupMax => "subgroup_max",

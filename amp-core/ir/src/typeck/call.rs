@@ -56,6 +56,27 @@ impl Checker<'_> {
         if f == Builtin::Bitcast {
             return self.bitcast(args, span);
         }
+        if f == Builtin::IndexFromArray {
+            // An `[i32; N]` (its elements unify with `i32`) is an index of
+            // rank `N`.
+            let [arr] = args else {
+                return Err(type_error(span, "Index::new takes one array".to_string()));
+            };
+            let t = self.expr(arr)?;
+            let n = match self.solver.resolve(&t) {
+                Term::Known(Type::Array(_, n)) | Term::ArrayOf(_, n) => n,
+                other => {
+                    return Err(type_error(
+                        span,
+                        format!("Index::new takes an array of i32, not {other:?}"),
+                    ));
+                }
+            };
+            let elem = Term::Known(Type::Scalar(Scalar::I32));
+            self.solver
+                .unify(&t, &Term::ArrayOf(Box::new(elem), n), span)?;
+            return Ok(Term::Known(Type::Index(n)));
+        }
         if matches!(f, Builtin::ReinterpretLoad | Builtin::ReinterpretStore) {
             return self.reinterpret(f, args, span);
         }

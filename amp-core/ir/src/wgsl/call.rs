@@ -54,6 +54,13 @@ impl Writer<'_> {
     ) -> Result<(String, Type)> {
         use Builtin::*;
         match f {
+            // An index is written as an `array<i32, N>`: the array itself.
+            IndexFromArray => {
+                return match args.as_slice() {
+                    [(v, Type::Array(_, n))] => Ok((v.clone(), Type::Index(*n))),
+                    _ => Err(compile_error(span, "Index::new takes one array")),
+                };
+            }
             Select => {
                 let [(fv, ft), (tv, _), (cv, _)] = args.as_slice() else {
                     return Err(compile_error(span, "select takes three arguments"));
@@ -304,8 +311,10 @@ impl Writer<'_> {
             )),
             UniformLoad => Err(compile_error(span, "a uniform load of a computed value")),
             SubgroupAdd | SubgroupMin | SubgroupMax | SubgroupBroadcast | SubgroupBallot
-            | SubgroupSize | SubgroupLane | Select | Fmod => {
-                unreachable!("subgroup built-ins, select and fmod are written above")
+            | SubgroupSize | SubgroupLane | Select | Fmod | IndexFromArray => {
+                unreachable!(
+                    "subgroup built-ins, select, fmod and index_from_array are written above"
+                )
             }
             Hypot | Log | Ln1p | ExpM1 | Cbrt | SinCos | Asinh | Acosh | Atanh => {
                 Err(compile_error(

@@ -1,6 +1,7 @@
 //! `#[kernel]` functions: calls to them, and the WGSL instance of a
-//! function for its type arguments and bound captures, typed, optimised
-//! and written once per module (recursion is refused).
+//! function for its type arguments and bound captures, written once per
+//! module (`passes::instances` typed, optimised and legalized it, and
+//! refused recursion).
 
 use super::types::type_wgsl;
 use super::{Namer, Writer, compile_error};
@@ -39,8 +40,14 @@ impl Writer<'_> {
         span: Span,
     ) -> Result<(String, Type)> {
         let key = (f.key(), type_args.to_vec(), bound);
-        let mut func = f.function();
-        crate::instance::specialize(&mut func, &key.2);
+        let instances = self.instances;
+        let instance = instances.get(&key).ok_or_else(|| {
+            compile_error(
+                span,
+                "a `#[kernel]` function instance reached the writer unprepared (a bug in amp-rs: `passes::instances` lowers each one)",
+            )
+        })?;
+        let (func, types) = (&instance.function, &instance.types);
         let ret = func
             .ret
             .as_ref()
@@ -48,15 +55,6 @@ impl Writer<'_> {
             .unwrap_or(Type::Index(0));
         if let Some(name) = self.fns.borrow().names.get(&key) {
             return Ok((name.clone(), ret));
-        }
-        if self.fns.borrow().stack.contains(&key.0) {
-            return Err(compile_error(
-                span,
-                format!(
-                    "`{}` calls itself (directly or through other functions): recursion is not allowed in kernels (C++ AMP restrict(amp)), as GPUs have no call stack",
-                    func.name
-                ),
-            ));
         }
         let name = {
             let mut reg = self.fns.borrow_mut();
@@ -66,25 +64,8 @@ impl Writer<'_> {
                 .chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
                 .collect();
-            let name = format!("amp_fn_{stem}_{}", reg.count);
-            reg.stack.push(key.0);
-            name
+            format!("amp_fn_{stem}_{}", reg.count)
         };
-        let mut types = typeck::check_function(
-            &mut func,
-            type_args,
-            &self.kernel.captures,
-            self.kernel.rank,
-        )?;
-        crate::passes::optimize_function(&mut func, &mut types)?;
-        typeck::annotate_function(
-            &mut func,
-            type_args,
-            &self.kernel.captures,
-            self.kernel.rank,
-            &types,
-        )?;
-        crate::passes::legalize_function(&mut func, &self.kernel.captures, &mut types)?;
         // The instance reads the kernel's bindings (the captures its view
         // parameters bind, the tiled index's module-scope variables) by
         // their global names, which its own names must not shadow.
@@ -94,7 +75,7 @@ impl Writer<'_> {
         }
         let mut w = Writer {
             kernel: self.kernel,
-            types: &types,
+            types,
             namer,
             locals: Default::default(),
             captures: self.captures.clone(),
@@ -121,6 +102,7 @@ impl Writer<'_> {
                     .clone()
             }),
             read_only: self.read_only.clone(),
+            instances: self.instances,
         };
         let mut params = Vec::new();
         for (i, (local, pname, ty)) in func.params.iter().enumerate() {
@@ -150,7 +132,6 @@ impl Writer<'_> {
             }
             Ok(())
         })();
-        self.fns.borrow_mut().stack.pop();
         result?;
         self.note(&ret);
         self.uses_f64 |= w.uses_f64 || ret == Type::Scalar(Scalar::F64);

@@ -135,6 +135,8 @@ struct Writer<'k> {
     /// The writable container captures that nothing writes, declared
     /// `read` (by their index among the captures).
     read_only: Vec<usize>,
+    /// The `#[kernel]` function instances the kernel calls, lowered.
+    instances: &'k crate::passes::instances::Instances,
 }
 
 /// `#[kernel]` function instances of one module.
@@ -142,8 +144,6 @@ struct Writer<'k> {
 struct FnRegistry {
     /// WGSL names of the instances written or being written.
     names: std::collections::HashMap<crate::instance::InstanceKey, String>,
-    /// Functions being written (a call back into one is recursion).
-    stack: Vec<usize>,
     /// The definitions, in the order they were finished.
     defs: String,
     /// Struct and tuple declarations, by name.
@@ -174,6 +174,7 @@ fn compile_error(span: Span, message: impl Into<String>) -> Error {
 pub(crate) fn write(
     kernel: &Kernel,
     types: &Types,
+    instances: &crate::passes::instances::Instances,
     read_only: &[usize],
     immediates: bool,
     loop_guard: bool,
@@ -197,6 +198,7 @@ pub(crate) fn write(
         tiled_functions: crate::passes::passes_tiled_index(&kernel.body),
         function: None,
         read_only: read_only.to_vec(),
+        instances,
     };
     w.module()
 }

@@ -241,8 +241,10 @@ impl Writer<'_> {
             return self.reverse_for(var, name, &ty, start.0, end.0, inclusive, step, body);
         }
         self.flush_pre(pre);
-        self.line("{");
-        self.indent += 1;
+        // The loop's names are unique in the function (the namer's and
+        // fresh temporaries), so they need no scope of their own: a brace
+        // less per loop (naga's WGSL parser refuses nesting past 127
+        // braces, which 64 nested loops reached).
         let end_name = self.fresh();
         let step_name = self.fresh();
         let wname = self.namer.name(name);
@@ -285,8 +287,6 @@ impl Writer<'_> {
         }
         self.indent -= 1;
         self.line("}");
-        self.indent -= 1;
-        self.line("}");
         Ok(())
     }
 
@@ -307,8 +307,7 @@ impl Writer<'_> {
         body: &Block,
     ) -> Result<()> {
         let tw = type_wgsl(ty);
-        self.line("{");
-        self.indent += 1;
+        // No scope of its own (see `for_stmt`).
         let (first, last, stride, k) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
         self.line(&format!("let {first} = {start};"));
         self.line(&format!("let {last} = {end};"));
@@ -344,8 +343,6 @@ impl Writer<'_> {
         self.line(&format!(
             "continuing {{ let {k}_last = {k} == 0u; {k} = {k} - 1u; break if {k}_last; }}"
         ));
-        self.indent -= 1;
-        self.line("}");
         self.indent -= 1;
         self.line("}");
         self.indent -= 1;

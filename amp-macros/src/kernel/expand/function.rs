@@ -26,6 +26,22 @@ pub(super) fn summary_path(path: &syn::ExprPath) -> TokenStream {
     quote!(#path())
 }
 
+/// A call of the barrier summary of the `#[kernel]` function at `path`
+/// (`__amp_barrier_params`, a `const fn` in its companion module): the
+/// positions of the parameters its barriers depend on, a bit each.
+pub(super) fn barrier_summary_path(path: &syn::ExprPath) -> TokenStream {
+    let mut path = path.path.clone();
+    if let Some(last) = path.segments.last_mut() {
+        last.arguments = syn::PathArguments::None;
+        let span = last.ident.span();
+        path.segments.push(syn::PathSegment::from(format_ident!(
+            "__amp_barrier_params",
+            span = span
+        )));
+    }
+    quote!(#path())
+}
+
 /// The name of the IR builder inside a `#[kernel]` function's companion
 /// module.
 const BUILDER: &str = "__amp_kernel";
@@ -109,6 +125,7 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
         }
     });
     let varies = varies_summary(f);
+    let barrier_params = barrier_params_summary(f);
     // The builder lives one module down: `super::` and `self::` paths of
     // the function's body and signature types must reach as far up.
     let body = deepen_paths(ir_block(&f.body));
@@ -150,6 +167,15 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
                 #varies
             }
 
+            /// The positions of the parameters whose values decide whether
+            /// (or how often) the function reaches a barrier, a bit each:
+            /// a caller passing the tiled index may pass values that differ
+            /// between work items elsewhere (its compile-time check reads
+            /// this). A function, as `__amp_varies`.
+            pub const fn __amp_barrier_params() -> u64 {
+                #barrier_params
+            }
+
             #[doc = #doc]
             pub fn #builder<#(#const_params),*>() -> ::amp_core::__private::kernel::ir::Function {
                 use ::amp_core::__private::kernel::ir as __ir;
@@ -183,7 +209,8 @@ fn native_fn_body(f: &Function) -> TokenStream {
     let native = native_block(Cx::default(), &f.body);
     let word_checks = word_checks(f);
     let uniform_calls = uniform_call_checks(&f.body, f.tiled.is_some());
-    let native = quote!(#(#word_checks)* #uniform_calls #native);
+    let varying_args = super::varying_arg_checks(&f.body, f.tiled.is_some());
+    let native = quote!(#(#word_checks)* #uniform_calls #varying_args #native);
     REF_PARAMS.with(|r| r.borrow_mut().clear());
     FN_TILE_KEY.with(|k| *k.borrow_mut() = None);
     native
@@ -333,6 +360,46 @@ fn varies_summary(f: &Function) -> TokenStream {
         .filter(|p| !p.path.is_ident(fn_name))
         .map(summary_path);
     deepen_paths(quote!(#own #(|| #callees)*))
+}
+
+/// The barrier summary (see `__amp_barrier_params`): the parameters the
+/// function's own barriers depend on, and those it passes on to functions
+/// whose barriers depend on them (not itself: recursion is refused at
+/// launch).
+fn barrier_params_summary(f: &Function) -> TokenStream {
+    let fn_name = &f.item.sig.ident;
+    if f.tiled.is_none() {
+        // No tiled index: no barrier to reach.
+        return quote!(0u64);
+    }
+    let bound: Vec<usize> = f.bindings.iter().map(|(pos, _)| *pos).collect();
+    let positions = (0..f.params.len() + f.bindings.len()).filter(|p| !bound.contains(p));
+    let params: Vec<(usize, u32)> = positions
+        .zip(&f.params)
+        .map(|(pos, (local, _, _))| (pos, *local))
+        .collect();
+    let (own, passed) = super::super::check::barrier_params(&f.body, &params);
+    let passed: Vec<TokenStream> = passed
+        .into_iter()
+        .filter(|(_, path, _)| !path.path.is_ident(fn_name))
+        .map(|(pos, path, mask)| {
+            let summary = barrier_summary_path(&path);
+            let bit = 1u64 << pos.min(63);
+            quote! {
+                if (#summary & #mask) != 0 {
+                    bits |= #bit;
+                }
+            }
+        })
+        .collect();
+    if passed.is_empty() {
+        return quote!(#own);
+    }
+    deepen_paths(quote! {
+        let mut bits: u64 = #own;
+        #(#passed)*
+        bits
+    })
 }
 
 /// Rewrites the relative paths of `tokens` for code moved one module down:

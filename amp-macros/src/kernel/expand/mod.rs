@@ -25,6 +25,8 @@ mod native;
 mod tests;
 
 pub(crate) use function::expand_function;
+
+use function::barrier_summary_path;
 pub(crate) use native::{Cx, Exits, native_expr, native_rev_range, native_stmt};
 
 use function::summary_path;
@@ -180,6 +182,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             .collect()
     };
     let uniform_calls = uniform_call_checks(&k.body, k.tiled);
+    let varying_args = varying_arg_checks(&k.body, k.tiled);
     let write_checks = site_check(&sites.writes, "assert_writable");
     let reinterpret_checks = site_check(&sites.reinterprets, "assert_reinterpretable");
     quote! {
@@ -196,6 +199,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             #(#write_checks)*
             #(#reinterpret_checks)*
             #uniform_calls
+            #varying_args
             let __amp_captures = (#(&#caps,)*);
             // The native form is rewritten user code: lints about its shape
             // would point at code the user did not write that way.
@@ -226,6 +230,31 @@ pub(crate) fn uniform_call_checks(body: &Block, tiled: bool) -> TokenStream {
             let summary = summary_path(&path);
             quote_spanned! {span=>
                 const _: () = if #summary { ::core::panic!(#message) };
+            }
+        });
+    quote!(#(#checks)*)
+}
+
+/// Compile-time checks of the calls of a tiled body that pass the tiled
+/// index with arguments that vary by work item
+/// ([`check::varying_arg_calls`]): the callee's summary must say that its
+/// barriers do not depend on those parameters.
+///
+/// [`check::varying_arg_calls`]: super::check::varying_arg_calls
+pub(crate) fn varying_arg_checks(body: &Block, tiled: bool) -> TokenStream {
+    let checks = super::check::varying_arg_calls(body, tiled)
+        .into_iter()
+        .map(|(path, span, mask)| {
+            let name = path
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
+            let message = format!("`{name}`: {}", super::check::CALL_ARGS_VARY);
+            let summary = barrier_summary_path(&path);
+            quote_spanned! {span=>
+                const _: () = if (#summary & #mask) != 0 { ::core::panic!(#message) };
             }
         });
     quote!(#(#checks)*)

@@ -702,6 +702,14 @@ fn native_call(cx: Cx<'_>, method: &proc_macro2::Ident, args: &[Expr], span: Spa
         let args = args.iter().map(|e| native_expr(cx, e));
         return quote_spanned!(span=> ::amp_core::#method(#(#args),*));
     }
+    if (method == "index_from_array" || method == "extent_from_array") && args.len() == 1 {
+        let arr = native_expr(cx, &args[0]);
+        return if method == "index_from_array" {
+            quote_spanned!(span=> ::amp_core::Index::new(#arr))
+        } else {
+            quote_spanned!(span=> ::amp_core::Extent::new(#arr))
+        };
+    }
     if method == "contains" && args.len() == 2 {
         let (e, i) = (native_expr(cx, &args[0]), native_expr(cx, &args[1]));
         let shape = kpath("Shape");

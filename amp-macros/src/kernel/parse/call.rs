@@ -188,6 +188,60 @@ impl Resolver<'_> {
                 });
             }
             if segs.len() >= 2
+                && (segs[segs.len() - 2] == "Index" || segs[segs.len() - 2] == "Extent")
+            {
+                let extent = segs[segs.len() - 2] == "Extent";
+                let kind = if extent { "Extent" } else { "Index" };
+                match (segs[segs.len() - 1].as_str(), c.args.len()) {
+                    // `Index::new(arr)` of an `[i32; N]` value.
+                    ("new", 1) => {
+                        let arr = self.expr(&c.args[0])?;
+                        let name = if extent {
+                            "extent_from_array"
+                        } else {
+                            "index_from_array"
+                        };
+                        return Some(Expr {
+                            kind: ExprKind::Call(
+                                Builtin::IndexFromArray,
+                                proc_macro2::Ident::new(name, span),
+                                vec![arr],
+                            ),
+                            span,
+                        });
+                    }
+                    // `Index::<N>::default()`: zeros (C++ AMP's `index<N> idx;`).
+                    ("default", 0) => {
+                        let rank = p.path.segments[segs.len() - 2].arguments.clone();
+                        let n = match rank {
+                            syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => {
+                                match &a.args[0] {
+                                    syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+                                        lit: syn::Lit::Int(i),
+                                        ..
+                                    })) => i.base10_parse::<u32>().ok(),
+                                    _ => None,
+                                }
+                            }
+                            _ => None,
+                        };
+                        let Some(n) = n.filter(|n| (1..=64).contains(n)) else {
+                            self.errors.at(
+                                c,
+                                format!("`{kind}::default()` in a kernel names its rank as a literal: `{kind}::<3>::default()`"),
+                            );
+                            return None;
+                        };
+                        let parts = (0..n).map(|_| super::zero(span)).collect();
+                        return Some(Expr {
+                            kind: ExprKind::MakeIndex(parts, extent),
+                            span,
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            if segs.len() >= 2
                 && let Some((n, sc)) = vector_type(&segs[segs.len() - 2])
                 && (segs[segs.len() - 1] == "new" || segs[segs.len() - 1] == "splat")
             {

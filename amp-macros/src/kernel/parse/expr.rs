@@ -205,7 +205,9 @@ impl Resolver<'_> {
                     self.errors.at(p, "use the fields of the tiled index: `t.global`, `t.local`, `t.tile`, `t.tile_origin`, `t.tile_extent` (or pass it to a #[kernel] function: `f(&t)`)");
                     return None;
                 }
-                Some(Binding::View(c)) => ExprKind::Capture(c, name),
+                Some(Binding::View(c, spelled)) => {
+                    ExprKind::Capture(c, super::spelled_at(&spelled, &name))
+                }
                 Some(Binding::TileStatic(_)) => {
                     self.errors
                         .at(p, "a tile_static array is used element by element: `a[i]`");

@@ -189,7 +189,7 @@ fn function_params(
                             if !writable {
                                 resolver.read_only_views.push(c);
                             }
-                            Binding::View(c)
+                            Binding::View(c, name.clone())
                         }
                         FnBinding::Tiled(_) => {
                             if tiled.is_some() {
@@ -431,9 +431,9 @@ impl Resolver<'_> {
                         span,
                     });
                 }
-                Some(Binding::View(c)) => {
+                Some(Binding::View(c, spelled)) => {
                     return Some(Expr {
-                        kind: ExprKind::Capture(c, name),
+                        kind: ExprKind::Capture(c, super::spelled_at(&spelled, &name)),
                         span,
                     });
                 }

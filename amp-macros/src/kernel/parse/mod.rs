@@ -103,8 +103,11 @@ enum Binding {
     /// A `tile_static!` scalar (an array of one element inside).
     TileScalar(u32),
     /// A view parameter of a `#[kernel]` function: the capture id that
-    /// stands for it ([`VIEW_PARAM_BASE`] + its number).
-    View(u32),
+    /// stands for it ([`VIEW_PARAM_BASE`] + its number); or a copy of a
+    /// capture or of a view parameter (`let v2 = v;`, C++ AMP's copy of an
+    /// `array_view`), which names the same: its id and the name native
+    /// code spells it by.
+    View(u32, Ident),
     /// A section of a captured view made in the kernel
     /// (`let s = a.section(origin, extent);`): the view's capture, and the
     /// section's origin (in the view) and extent. Bound by a `let`, these
@@ -220,6 +223,12 @@ fn zero(span: Span) -> Expr {
         kind: ExprKind::Lit(Lit::Int(0, Some(Scalar::I32)), None),
         span,
     }
+}
+
+/// The name a view is spelled by in native code (`spelled`, the view a
+/// copy names), at the span of its use (`used`), where errors point.
+fn spelled_at(spelled: &Ident, used: &Ident) -> Ident {
+    Ident::new(&spelled.to_string(), used.span())
 }
 
 fn is_const_name(name: &str) -> bool {

@@ -49,7 +49,7 @@ impl Resolver<'_> {
                         );
                         None
                     }
-                    Some(Binding::View(_)) => {
+                    Some(Binding::View(..)) => {
                         self.errors.at(
                             p,
                             "a view parameter is assigned element by element: `a[i] = ..`",
@@ -271,7 +271,9 @@ impl Resolver<'_> {
             }
             Some(Binding::Local(id, alias)) => IndexBase::Local(id, alias.unwrap_or(name)),
             Some(Binding::Index) => IndexBase::KernelIndex(name),
-            Some(Binding::View(c)) => IndexBase::Capture(c, name),
+            Some(Binding::View(c, spelled)) => {
+                IndexBase::Capture(c, super::spelled_at(&spelled, &name))
+            }
             Some(
                 b @ (Binding::Section { .. }
                 | Binding::Projection { .. }

@@ -15,7 +15,7 @@ use syn::spanned::Spanned;
 use syn::{Token, UnOp};
 
 use super::super::ast::*;
-use super::super::refs::Target;
+use super::super::refs::{RefAlias, Target};
 use super::expr::is_compound_assign;
 use super::{Binding, Resolver, strip_parens, strip_usize_cast};
 
@@ -379,6 +379,74 @@ impl Resolver<'_> {
         ))
     }
 
+    /// `let r = if c { &mut a } else { &mut b };` (C++ AMP's pointer to one
+    /// of several locals, chosen at run time): the statements that bind
+    /// each arm's index expressions and the number of the arm taken
+    /// (`let __amp_selN = if c { 0 } else { 1 };`), and `r` as a reference
+    /// that selects its place by that number. `None` (reported) where an
+    /// arm is not a place or a constant is named.
+    pub(super) fn chosen_reference(
+        &mut self,
+        p: &syn::PatIdent,
+        choice: &syn::ExprIf,
+    ) -> Option<(Vec<syn::Stmt>, RefAlias)> {
+        if p.mutability.is_some() {
+            self.errors.at(
+                p,
+                format!("a reference in a kernel refers to one place: bind it with `let {} = ..` (not `let mut`), and write the value it refers to as `*{} = ..`", p.ident, p.ident),
+            );
+            return None;
+        }
+        let arms = super::super::refs::reference_arms(choice)?;
+        let mut pre = Vec::new();
+        let mut candidates = Vec::new();
+        let mut mutable = true;
+        for (k, (_, r)) in arms.iter().enumerate() {
+            if let Some(constant) = self.constant_path(&r.expr) {
+                self.errors.at(
+                    &r.expr,
+                    format!("a reference in a kernel refers to a place of the kernel (a local, a tile_static variable, an element of an array or a view), not to a constant or static (`{constant}`)"),
+                );
+                return None;
+            }
+            let Some(place) = self.bind_place_indices(&r.expr, &mut pre) else {
+                self.errors.at(
+                    &r.expr,
+                    "a reference in a kernel (`let r = &mut x;`) refers to a local variable, a tile_static variable, a `&mut` parameter (`&mut *p`), or an element or field of an array, a view or a tile_static array",
+                );
+                return None;
+            };
+            mutable &= r.mutability.is_some();
+            candidates.push((k as u32, place));
+        }
+        self.fresh += 1;
+        let span = choice.span();
+        let selector = Ident::new(&format!("__amp_sel{}", self.fresh), span);
+        // The arms' numbers, under the same conditions.
+        let mut number: syn::Expr = {
+            let last = (arms.len() - 1) as u32;
+            syn::parse_quote_spanned!(span=> #last)
+        };
+        for (k, (cond, _)) in arms.iter().enumerate().rev().skip(1) {
+            let k = k as u32;
+            let cond = cond.expect("every arm but the last has a condition");
+            number = syn::parse_quote_spanned!(span=> if #cond { #k } else { #number });
+        }
+        pre.push(syn::parse_quote_spanned!(span=> let #selector: u32 = #number;));
+        Some((
+            pre,
+            RefAlias {
+                name: p.ident.to_string(),
+                target: Target::Select {
+                    selector,
+                    candidates,
+                },
+                mutable,
+                shadowed: None,
+            },
+        ))
+    }
+
     /// `place` with each index expression bound to a new local (pushed on
     /// `pre`), so that reading and then writing it evaluates them once.
     /// `None` (the call is left as it is, and refused as before) for what
@@ -420,6 +488,26 @@ impl Resolver<'_> {
                 Some(syn::parse_quote_spanned!(ix.span()=> #base[#index]))
             }
             _ => None,
+        }
+    }
+
+    /// The path of `e` as written if it names a constant or a static (an
+    /// upper-case name bound by no `let`, or a path of several segments),
+    /// which a reference may not name.
+    pub(super) fn constant_path(&self, e: &syn::Expr) -> Option<String> {
+        let syn::Expr::Path(p) = strip_parens(e) else {
+            return None;
+        };
+        match self.path_ident(p) {
+            Some(name) => {
+                let name = name.to_string();
+                (super::is_const_name(&name) && self.lookup(&name).is_none()).then_some(name)
+            }
+            None => Some(
+                quote::ToTokens::to_token_stream(&p.path)
+                    .to_string()
+                    .replace(' ', ""),
+            ),
         }
     }
 

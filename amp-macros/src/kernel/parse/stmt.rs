@@ -12,7 +12,7 @@ use super::super::ast::*;
 use super::super::refs::{self, RefAlias, Target};
 use super::expr::bin_op;
 use super::ty::ty_of;
-use super::view::view_let;
+use super::view::{copy_let, view_let};
 use super::{Resolver, strip_parens, strip_usize_cast};
 use syn::UnOp;
 
@@ -54,6 +54,15 @@ impl Resolver<'_> {
                 }
                 continue;
             }
+            if let Some((p, choice)) = refs::conditional_reference_let(s) {
+                let name = p.ident.to_string();
+                aliases.retain(|a| a.name != name);
+                if let Some((pre, alias)) = self.chosen_reference(p, choice) {
+                    stmts.extend(pre.into_iter().map(|s| (s, false)));
+                    aliases.push(alias);
+                }
+                continue;
+            }
             if let Some((p, r)) = refs::reference_let(s) {
                 let name = p.ident.to_string();
                 aliases.retain(|a| a.name != name);
@@ -62,6 +71,21 @@ impl Resolver<'_> {
                         p,
                         format!("a reference in a kernel refers to one place: bind it with `let {} = ..` (not `let mut`), and write the value it refers to as `*{} = ..`", p.ident, p.ident),
                     );
+                    continue;
+                }
+                if let Some(constant) = self.constant_path(&r.expr) {
+                    self.errors.at(
+                        &r.expr,
+                        format!("a reference in a kernel refers to a place of the kernel (a local, a tile_static variable, an element of an array or a view), not to a constant or static: read the value instead (`let {} = {constant};`); C++ AMP kernels may read a static constant but not take its address", p.ident),
+                    );
+                    // Its uses read the value, so that the mistake gives
+                    // one error.
+                    aliases.push(RefAlias {
+                        name,
+                        target: Target::Place((*r.expr).clone()),
+                        mutable: r.mutability.is_some(),
+                        shadowed: None,
+                    });
                     continue;
                 }
                 let mut pre = Vec::new();
@@ -138,6 +162,12 @@ impl Resolver<'_> {
                 syn::Stmt::Local(l) => {
                     if let syn::Pat::Tuple(t) = &l.pat {
                         out.stmts.extend(self.local_tuple(l, t));
+                    } else if let Some((name, source)) = copy_let(l)
+                        && let Some(binding) = self.copied_view(&source)
+                    {
+                        // `let v2 = v;` of a captured view (or a view made
+                        // or passed in): `v2` names the same view.
+                        self.bind(&name, binding);
                     } else if let Some((name, init)) = view_let(l) {
                         out.stmts.extend(self.local_view(l, name, init));
                     } else if let Some(s) = self.local(l) {

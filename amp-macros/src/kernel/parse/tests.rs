@@ -822,3 +822,35 @@ fn kernel_functions_parameters_results_and_refusals() {
         "a #[kernel] function's type parameter needs exactly one of the bounds",
     );
 }
+
+/// `Index::default()` and `Extent::default()` in a kernel name their rank
+/// as a literal (`Index::<3>::default()`, zeros); without it, one error
+/// with the form to write.
+#[test]
+fn default_geometry_names_its_rank() {
+    let k = kernel(quote! {
+        d, |idx: Index<1>| {
+            let z = Index::<3>::default();
+            let e = Extent::<2>::default();
+        }
+    });
+    let (_, z) = let_init(&k.body, 0);
+    assert!(
+        matches!(&z.kind, ExprKind::MakeIndex(parts, false) if parts.len() == 3),
+        "{:?}",
+        z.kind
+    );
+    let (_, e) = let_init(&k.body, 1);
+    assert!(
+        matches!(&e.kind, ExprKind::MakeIndex(parts, true) if parts.len() == 2),
+        "{:?}",
+        e.kind
+    );
+    let errors = parse_errors(quote! {
+        d, |idx: Index<1>| {
+            let z: Index<3> = Index::default();
+        }
+    });
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].contains("`Index::<3>::default()`"), "{errors:#?}");
+}

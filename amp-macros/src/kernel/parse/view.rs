@@ -55,7 +55,47 @@ pub(super) fn view_let(l: &syn::Local) -> Option<(Ident, &syn::Expr)> {
     }
 }
 
+/// `let name = source;` (not `mut`, no type annotation) of a plain name:
+/// the two names.
+pub(super) fn copy_let(l: &syn::Local) -> Option<(Ident, Ident)> {
+    let syn::Pat::Ident(p) = &l.pat else {
+        return None;
+    };
+    if p.by_ref.is_some() || p.subpat.is_some() || p.mutability.is_some() {
+        return None;
+    }
+    let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+    match strip_parens(&init.expr) {
+        syn::Expr::Path(path)
+            if path.qself.is_none()
+                && path.path.segments.len() == 1
+                && path.path.segments[0].arguments.is_none() =>
+        {
+            Some((p.ident.clone(), path.path.segments[0].ident.clone()))
+        }
+        _ => None,
+    }
+}
+
 impl Resolver<'_> {
+    /// What `let v2 = source;` binds `v2` to when `source` names a
+    /// captured variable, a view parameter or a view made in the kernel:
+    /// the same (C++ AMP copies an `array_view` by value, and the copy
+    /// views the same data). A captured scalar is named the same way: it
+    /// does not change while the kernel runs. `None` for a local.
+    pub(super) fn copied_view(&mut self, source: &Ident) -> Option<Binding> {
+        let name = source.to_string();
+        match self.lookup(&name) {
+            None if !is_const_name(&name) && !self.function => {
+                let c = self.capture(source)?;
+                Some(Binding::View(c, source.clone()))
+            }
+            Some(b @ Binding::View(..)) => Some(b),
+            Some(b) if b.made_view().is_some() => Some(b),
+            _ => None,
+        }
+    }
+
     /// `let v = <view>;` where `<view>` makes a view from a captured view
     /// (or from a view made before, or a chain of them):
     /// `a.section(origin, extent)`, `a.section_from(origin)`,
@@ -210,7 +250,7 @@ impl Resolver<'_> {
                 let c = self.capture(&name)?;
                 Some((c, name, None))
             }
-            Some(Binding::View(c)) => Some((c, name, None)),
+            Some(Binding::View(c, spelled)) => Some((c, super::spelled_at(&spelled, &name), None)),
             Some(b) if let Some((capture, capture_name)) = b.made_view() => {
                 Some((capture, capture_name, Some(b)))
             }
@@ -602,8 +642,8 @@ impl Resolver<'_> {
             Some(name) if self.lookup(&name.to_string()).is_none() => {
                 ExprKind::Extent(self.capture(&name)?, name)
             }
-            Some(name) if let Some(Binding::View(c)) = self.lookup(&name.to_string()) => {
-                ExprKind::Extent(c, name)
+            Some(name) if let Some(Binding::View(c, spelled)) = self.lookup(&name.to_string()) => {
+                ExprKind::Extent(c, super::spelled_at(&spelled, &name))
             }
             Some(name)
                 if let Some(Binding::Section { extent, .. }) = self.lookup(&name.to_string()) =>
