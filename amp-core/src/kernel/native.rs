@@ -161,16 +161,36 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     }
 }
 
+/// The position in a view made with `reinterpret_as` inside a kernel
+/// (rank 1): an `i32`, or an `Index<1>` (`w[idx]`).
+pub trait WordIndex: Copy {
+    /// The position as an `i32`.
+    fn position(self) -> i32;
+}
+
+impl WordIndex for i32 {
+    fn position(self) -> i32 {
+        self
+    }
+}
+
+impl WordIndex for Index<1> {
+    fn position(self) -> i32 {
+        self[0]
+    }
+}
+
 /// A value read through a view made with `reinterpret_as` inside a
 /// kernel (`w[k]`): its words, from the elements of the view in row-major
 /// order.
 pub trait ReinterpretAs: Copy {
     /// The value at position `k`, of the witness's type (not read).
-    fn reinterpret_load<U: Words>(self, k: i32, witness: U) -> U;
+    fn reinterpret_load<U: Words>(self, k: impl WordIndex, witness: U) -> U;
 }
 
 impl<T: Element, const N: usize, A: Access> ReinterpretAs for &CpuView<T, N, A> {
-    fn reinterpret_load<U: Words>(self, k: i32, _: U) -> U {
+    fn reinterpret_load<U: Words>(self, k: impl WordIndex, _: U) -> U {
+        let k = k.position();
         let mut out = U::zeroed();
         let bytes = bytemuck::bytes_of_mut(&mut out);
         for j in 0..U::WORDS {
@@ -192,13 +212,14 @@ impl<T: Element, const N: usize, A: Access> ReinterpretAs for &CpuView<T, N, A> 
 pub trait ReinterpretStore: Copy {
     /// Stores `value`'s words at position `k` (the value first, as Rust
     /// evaluates `w[k] = value`).
-    fn reinterpret_store<U: Words>(self, value: U, k: i32);
+    fn reinterpret_store<U: Words>(self, value: U, k: impl WordIndex);
 }
 
 // Every access and element type, as `Store` (`assert_reinterpretable`
 // refuses other element types where the kernel is written).
 impl<T: Element, const N: usize, A: Access> ReinterpretStore for &CpuView<T, N, A> {
-    fn reinterpret_store<U: Words>(self, value: U, k: i32) {
+    fn reinterpret_store<U: Words>(self, value: U, k: impl WordIndex) {
+        let k = k.position();
         assert!(A::WRITABLE, "a kernel wrote a read-only view");
         let bytes = bytemuck::bytes_of(&value);
         for j in 0..U::WORDS {

@@ -477,7 +477,11 @@ impl Info {
 
     fn expr(&mut self, e: &Expr, u: &mut RegionUse) {
         let mut blocks: Vec<&Block> = Vec::new();
+        let mut places: Vec<&Place> = Vec::new();
         visit_expr(e, &mut |x| match &x.kind {
+            // `&mut local` passed to a `#[kernel]` function: the function
+            // reads and writes the local.
+            ExprKind::AddrOf(p) => places.push(p),
             ExprKind::Local(id, _) => {
                 u.uses.insert(*id);
             }
@@ -501,6 +505,9 @@ impl Info {
             ExprKind::Block(b) => blocks.push(b),
             _ => {}
         });
+        for p in places {
+            self.place(p, u);
+        }
         for b in blocks {
             self.block(b, u);
         }

@@ -15,6 +15,7 @@
 //! | `-x` of an `f32` scalar or vector (not a literal) | the sign bit flipped through `to_bits`/`from_bits`, NaN included (NVIDIA gives a negated NaN a canonical sign) |
 //! | `f32` `x / 0.0`, `x / -0.0` (a literal zero) | IEEE's result from `x`'s bits, without dividing (drivers that assume no infinities make `x / 0.0` poison: lavapipe dropped the store of the result) |
 //! | `rem_euclid`, `div_euclid` (scalars) | the lowered `%` and `/` above, then Rust's adjustment of a negative remainder |
+//! | the position of a `reinterpret_as` view's access given as an `Index<1>` (`w[idx]`) | its component |
 //!
 //! Last, operands that would make a WGSL *constant expression* are bound
 //! to a local first (see [`hoist_constants`]): the shader compiler
@@ -280,6 +281,10 @@ fn expr(e: &mut Expr, types: &mut Types, fresh: &mut Fresh) -> Result<()> {
         ExprKind::Unary(UnOp::Neg, _) => return negation(e, types, fresh),
         ExprKind::Call(Builtin::RemEuclid | Builtin::DivEuclid, _) => {
             return euclid(e, types, fresh);
+        }
+        ExprKind::Call(f @ (Builtin::ReinterpretLoad | Builtin::ReinterpretStore), _) => {
+            position_component(*f, e);
+            return Ok(());
         }
         _ => return Ok(()),
     }
@@ -1050,4 +1055,25 @@ pub(crate) fn hoist_constants(b: &mut Block, types: &mut Types, fresh: &mut Fres
         let node = std::mem::replace(e, Expr::new(ExprKind::Lit(Lit::Bool(false)), span));
         *e = block_expr(stmts, node, span);
     });
+}
+
+/// The position of a `reinterpret_as` view's access given as an
+/// `Index<1>` (`w[idx]`): its component, an `i32`.
+fn position_component(f: Builtin, e: &mut Expr) {
+    let ExprKind::Call(_, args) = &mut e.kind else {
+        return;
+    };
+    // `[view, k, witness]` to load, `[view, value, k]` to store.
+    let at = if f == Builtin::ReinterpretLoad { 1 } else { 2 };
+    let Some(k) = args.get_mut(at) else { return };
+    if k.ty != Some(Type::Index(1)) {
+        return;
+    }
+    let span = k.span;
+    let index = std::mem::replace(k, Expr::new(ExprKind::Lit(Lit::Bool(false)), span));
+    *k = Expr::typed(
+        ExprKind::IndexComponent(Box::new(index), Box::new(int_lit(0, Scalar::U32, span))),
+        Type::Scalar(Scalar::I32),
+        span,
+    );
 }

@@ -112,8 +112,12 @@ impl Checker<'_> {
                 (self.expr(k)?, v)
             }
         };
-        self.solver
-            .unify(&t, &Term::Known(Type::Scalar(Scalar::I32)), span)?;
+        // The position: an `i32`, or an `Index<1>` (`w[idx]`; the WGSL
+        // lowering takes its component).
+        if !matches!(self.solver.resolve(&t), Term::Known(Type::Index(1))) {
+            self.solver
+                .unify(&t, &Term::Known(Type::Scalar(Scalar::I32)), span)?;
+        }
         let target = match self.solver.resolve(&v) {
             Term::Known(t) => t,
             _ => {

@@ -101,10 +101,15 @@ impl Resolver<'_> {
                     None
                 }
             },
-            syn::Expr::Field(f) => Some(Place::Field(
-                Box::new(self.place(&f.base)?),
-                f.member.clone(),
-            )),
+            syn::Expr::Field(f) => {
+                // `p.x = v` through a `&mut` parameter auto-dereferences,
+                // as in Rust (`(*p).x = v`).
+                let base = match self.ref_param(&f.base) {
+                    Some((id, name)) => Place::Local(id, name),
+                    None => self.place(&f.base)?,
+                };
+                Some(Place::Field(Box::new(base), f.member.clone()))
+            }
             syn::Expr::Index(_) => {
                 let (base, indices) = self.index_chain(e)?;
                 match base {
