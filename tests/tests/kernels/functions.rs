@@ -1146,13 +1146,13 @@ fn mut_locals_passed_to_functions_in_loops_with_barriers() {
             .unwrap();
             ov.synchronize().unwrap();
         }
-        for g in 0..n as usize {
+        for (g, got) in out.iter().enumerate() {
             let tile = g / TS as usize * TS as usize;
             let mirrored = tile + TS as usize - 1 - g % TS as usize;
             let want: i32 = (0..ROUNDS as usize)
                 .map(|r| xs[r * n as usize + mirrored])
                 .fold(0i32, |a, b| a.wrapping_add(b));
-            assert_eq!(out[g], want, "{acc}: element {g}");
+            assert_eq!(*got, want, "{acc}: element {g}");
         }
     }
 }
