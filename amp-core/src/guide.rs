@@ -109,6 +109,17 @@
 //! # Ok::<(), amp_core::Error>(())
 //! ```
 //!
+//! # Debug builds
+//!
+//! The macros compile each kernel's CPU form into the crate that writes it,
+//! so a debug build (plain `cargo run` or `cargo test`) runs kernels on the
+//! CPU accelerator without optimisation, tens of times slower than a release
+//! build. `[profile.dev] opt-level = 1` in that crate's `Cargo.toml` keeps
+//! `cargo run` usable (or run with `--release`). The first CPU launch from a
+//! debug build logs a warning (`log::warn!`, once per process) with that
+//! advice; install a logger (`env_logger::init()`, with `RUST_LOG=warn`) to
+//! see it.
+//!
 //! # C++ AMP names
 //!
 //! | C++ AMP | amp-rs |

@@ -42,6 +42,22 @@ pub struct KernelSite {
     /// are all at its own index; it has no loop): the CPU accelerator then
     /// keeps no copy of what it writes and does not poll for cancellation.
     pub infallible: bool,
+    /// Whether the crate that wrote the kernel was compiled with debug
+    /// assertions (`cfg!(debug_assertions)` there: a dev build, whose
+    /// native kernels are unoptimised).
+    pub debug_build: bool,
+}
+
+/// Logs, once per process, that the CPU accelerator runs a kernel compiled
+/// without optimisation, and what to do about it.
+fn warn_unoptimised(site: &KernelSite) {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if site.debug_build && !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        log::warn!(
+            "the kernel at {} runs on the CPU accelerator from a debug build: kernels compile into the crate that writes them, here without optimisation, and run about 50-130x slower than in a release build; `[profile.dev] opt-level = 1` in that crate's Cargo.toml brings that to about 10x, `--release` removes it (this warning is logged once)",
+            site.span
+        );
+    }
 }
 
 /// A kernel instance: its native closure's type, then the values inlined
@@ -956,6 +972,7 @@ where
             {
                 return Err(Error::Runtime("a GPU view without a device".to_string()));
             }
+            warn_unoptimised(site);
             let needs = {
                 let mut cache = CPU_KERNELS.lock();
                 let cache = cache.get_or_insert_with(HashMap::new);

@@ -192,6 +192,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
                 span: #site_span,
                 capture_names: &[#(#names),*],
                 infallible: #infallible,
+                debug_build: ::core::cfg!(debug_assertions),
             };
             // Each capture checked where the kernel uses it, so that a
             // capture of the wrong type is reported there.
