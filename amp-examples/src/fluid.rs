@@ -70,18 +70,10 @@ impl State {
 
     /// The sizes as `i32`s, checked against the fields' lengths.
     fn sizes(&self) -> Result<(i32, i32)> {
-        let n = self.width * self.height;
-        match (i32::try_from(self.width), i32::try_from(self.height)) {
-            (Ok(w), Ok(h))
-                if n > 0
-                    && i32::try_from(n).is_ok()
-                    && self.velocity.len() == n
-                    && self.pressure.len() == n
-                    && self.density.len() == n =>
-            {
-                Ok((w, h))
-            }
-            _ => Err(Error::InvalidArgument(format!(
+        let lens = [self.velocity.len(), self.pressure.len(), self.density.len()];
+        match crate::gallery::grid_sizes(self.width, self.height, &lens) {
+            Some(sizes) => Ok(sizes),
+            None => Err(Error::InvalidArgument(format!(
                 "fluid needs non-empty {} x {} fields, not {}, {} and {} cells",
                 self.width,
                 self.height,

@@ -51,6 +51,14 @@ pub fn init_logging() {
     let _already = env_logger::try_init();
 }
 
+/// `width` x `height` as `i32`s when the grid is non-empty, its cell count
+/// fits an `i32` and every slice of `lens` has that many cells.
+pub fn grid_sizes(width: usize, height: usize, lens: &[usize]) -> Option<(i32, i32)> {
+    let n = width.checked_mul(height)?;
+    let (w, h) = (i32::try_from(width).ok()?, i32::try_from(height).ok()?);
+    (n > 0 && i32::try_from(n).is_ok() && lens.iter().all(|&l| l == n)).then_some((w, h))
+}
+
 /// Whether `view` is emulated (the CPU accelerator, software Vulkan):
 /// examples pick smaller default sizes there.
 pub fn is_slow(view: &AcceleratorView) -> bool {

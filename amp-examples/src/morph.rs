@@ -45,18 +45,10 @@ pub struct Morph<'a> {
 impl Morph<'_> {
     /// The sizes as `i32`s, checked against the slices' lengths.
     fn sizes(&self) -> Result<(i32, i32)> {
-        let n = self.width * self.height;
-        match (i32::try_from(self.width), i32::try_from(self.height)) {
-            (Ok(w), Ok(h))
-                if n > 0
-                    && i32::try_from(n).is_ok()
-                    && self.from.len() == n
-                    && self.to.len() == n
-                    && self.field.len() == n =>
-            {
-                Ok((w, h))
-            }
-            _ => Err(Error::InvalidArgument(format!(
+        let lens = [self.from.len(), self.to.len(), self.field.len()];
+        match crate::gallery::grid_sizes(self.width, self.height, &lens) {
+            Some(sizes) => Ok(sizes),
+            None => Err(Error::InvalidArgument(format!(
                 "morph needs two non-empty {} x {} images and a field of as many pixels, not {}, {} and {}",
                 self.width,
                 self.height,

@@ -52,7 +52,9 @@ pub struct KernelSite {
 /// without optimisation, and what to do about it.
 fn warn_unoptimised(site: &KernelSite) {
     static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if site.debug_build && !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+    use std::sync::atomic::Ordering::Relaxed;
+    // A load first: every later launch of a debug build reads, never writes.
+    if site.debug_build && !WARNED.load(Relaxed) && !WARNED.swap(true, Relaxed) {
         log::warn!(
             "the kernel at {} runs on the CPU accelerator from a debug build: kernels compile into the crate that writes them, here without optimisation, and run about 50-130x slower than in a release build; `[profile.dev] opt-level = 1` in that crate's Cargo.toml brings that to about 10x, `--release` removes it (this warning is logged once)",
             site.span

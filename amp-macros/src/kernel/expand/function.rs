@@ -10,36 +10,34 @@ use super::ir::{ir_block, local_id, ty_tokens};
 use super::native::{Cx, FN_TILE_KEY, REF_PARAMS, native_block};
 use super::{span_tokens, uniform_call_checks};
 
-/// A call of the uniformity summary of the `#[kernel]` function at `path`
-/// (a `const fn` in its companion module, without generic arguments: the
-/// summary is the same for every instance).
-pub(super) fn summary_path(path: &syn::ExprPath) -> TokenStream {
+/// A call of the `const fn` `summary` in the companion module of the
+/// `#[kernel]` function at `path` (without generic arguments: the
+/// summaries are the same for every instance).
+fn companion_call(path: &syn::ExprPath, summary: &str) -> TokenStream {
     let mut path = path.path.clone();
     if let Some(last) = path.segments.last_mut() {
         last.arguments = syn::PathArguments::None;
         let span = last.ident.span();
         path.segments.push(syn::PathSegment::from(format_ident!(
-            "__amp_varies",
+            "{}",
+            summary,
             span = span
         )));
     }
     quote!(#path())
 }
 
-/// A call of the barrier summary of the `#[kernel]` function at `path`
-/// (`__amp_barrier_params`, a `const fn` in its companion module): the
-/// positions of the parameters its barriers depend on, a bit each.
+/// A call of the uniformity summary (`__amp_varies`) of the `#[kernel]`
+/// function at `path`.
+pub(super) fn summary_path(path: &syn::ExprPath) -> TokenStream {
+    companion_call(path, "__amp_varies")
+}
+
+/// A call of the barrier summary (`__amp_barrier_params`) of the
+/// `#[kernel]` function at `path`: the positions of the parameters its
+/// barriers depend on, a bit each.
 pub(super) fn barrier_summary_path(path: &syn::ExprPath) -> TokenStream {
-    let mut path = path.path.clone();
-    if let Some(last) = path.segments.last_mut() {
-        last.arguments = syn::PathArguments::None;
-        let span = last.ident.span();
-        path.segments.push(syn::PathSegment::from(format_ident!(
-            "__amp_barrier_params",
-            span = span
-        )));
-    }
-    quote!(#path())
+    companion_call(path, "__amp_barrier_params")
 }
 
 /// The name of the IR builder inside a `#[kernel]` function's companion
