@@ -151,15 +151,18 @@ pub fn launch_test_kernel(
             Ok(())
         },
         move || {
-            let words: Vec<&[std::sync::atomic::AtomicU32]> = cpu_bindings
+            let words: Vec<crate::backend::storage::Words<'_>> = cpu_bindings
                 .iter()
                 .map(|b| match b {
-                    DeviceBinding::Cpu(mem) => Ok(mem.words()),
+                    DeviceBinding::Cpu(mem) => {
+                        Ok(mem.access(crate::backend::cpu_gate::Mode::AtomicWrite))
+                    }
                     DeviceBinding::Gpu(_) => Err(crate::Error::Runtime(
                         "GPU memory bound to a CPU kernel".to_string(),
                     )),
                 })
                 .collect::<Result<_>>()?;
+            let words: Vec<&[std::sync::atomic::AtomicU32]> = words.iter().map(|w| &**w).collect();
             cpu(&words);
             Ok(())
         },
@@ -207,9 +210,11 @@ pub mod kernel {
         AtomicAccess, CpuView, IntoIndex, KernelValue, Load, ReinterpretAs, ReinterpretStore,
         Store, TileArray, TileMemory, Words, WritableAccess, ops, value,
     };
+    pub use crate::kernel::plain::{Own, PlainLoad, PlainRead, PlainView, Plan};
     pub use crate::kernel::{
         KernelSite, Split, Threaded, TiledNative, compiled_sources, last_tiled_cpu_form, launch,
-        launch_tiled, lower_to_wgsl, native_kernel, native_split_kernel, native_tiled_kernel,
+        launch_plain, launch_tiled, lower_to_wgsl, native_kernel, native_plain_kernel,
+        native_split_kernel, native_tiled_kernel, plain_launches,
     };
 }
 

@@ -376,9 +376,11 @@ fn copy_device(
         (DeviceBinding::Cpu(from), DeviceBinding::Cpu(to)) => view.record(
             |_, _| Ok(()),
             move || {
+                let from = from.access(crate::backend::cpu_gate::Mode::AtomicRead);
+                let to = to.access(crate::backend::cpu_gate::Mode::AtomicWrite);
                 for r in &ranges {
                     let (lo, hi) = ((r.start / 4) as usize, r.end.div_ceil(4) as usize);
-                    for (d, s) in to.words()[lo..hi].iter().zip(&from.words()[lo..hi]) {
+                    for (d, s) in to[lo..hi].iter().zip(&from[lo..hi]) {
                         d.store(
                             s.load(std::sync::atomic::Ordering::Relaxed),
                             std::sync::atomic::Ordering::Relaxed,

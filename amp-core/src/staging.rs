@@ -97,7 +97,7 @@ pub(crate) fn upload(
             .slice(..bytes.next_multiple_of(4) as usize)
             .into_chunks::<4>();
         words.write_iter(
-            from.words()[..bytes.div_ceil(4) as usize]
+            from.access(crate::backend::cpu_gate::Mode::AtomicRead)[..bytes.div_ceil(4) as usize]
                 .iter()
                 .map(|w| w.load(Ordering::Relaxed).to_ne_bytes()),
         );
@@ -201,7 +201,8 @@ pub(crate) fn download(
             .get_mapped_range(..)
             .map_err(|e| Error::Runtime(format!("cannot read a staging buffer: {e}")))?;
         let words: &[u32] = bytemuck::cast_slice(&range[..bytes.next_multiple_of(4) as usize]);
-        for (w, v) in to.words().iter().zip(words) {
+        let to = to.access(crate::backend::cpu_gate::Mode::AtomicWrite);
+        for (w, v) in to.iter().zip(words) {
             w.store(*v, Ordering::Relaxed);
         }
     }

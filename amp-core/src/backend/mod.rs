@@ -15,6 +15,7 @@
 //! keeps per device it attaches to the device
 //! ([`DeviceContext::attached`](device::DeviceContext::attached)).
 
+pub(crate) mod cpu_gate;
 pub(crate) mod device;
 pub(crate) mod failure;
 pub(crate) mod memory;

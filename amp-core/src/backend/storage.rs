@@ -52,6 +52,9 @@ pub(crate) enum Loc {
 /// the Rust sense, whatever the kernel does.
 pub(crate) struct CpuMem {
     words: Box<[AtomicU32]>,
+    /// Who accesses the words at the moment, and how (plain launches
+    /// exclude writers).
+    gate: super::cpu_gate::Gate,
     /// Failures of commands that wrote this memory, reported by the next
     /// access to it (see [`failure`](crate::backend::failure)).
     pub(crate) failures: crate::backend::failure::Failures,
@@ -69,20 +72,45 @@ impl CpuMem {
         v.resize_with(words, || AtomicU32::new(0));
         Ok(CpuMem {
             words: v.into_boxed_slice(),
+            gate: super::cpu_gate::Gate::default(),
             failures: crate::backend::failure::Failures::new(
                 crate::backend::failure::Channel::Data,
             ),
         })
     }
 
-    /// The words, for kernels running on the CPU accelerator.
-    pub(crate) fn words(&self) -> &[AtomicU32] {
+    /// The words, for a holder of a [`Pass`](super::cpu_gate::Pass) of
+    /// this memory's gate (a launch, for its kernel and its rollback).
+    pub(crate) fn words_held(&self) -> &[AtomicU32] {
         &self.words
+    }
+
+    /// Enters the memory's gate in an atomic `mode`, waiting for plain
+    /// launches that exclude it.
+    pub(crate) fn enter(&self, mode: super::cpu_gate::Mode) -> super::cpu_gate::Pass<'_> {
+        self.gate.enter(mode)
+    }
+
+    /// Enters the memory's gate in `mode` if nothing excludes it now.
+    pub(crate) fn try_enter(
+        &self,
+        mode: super::cpu_gate::Mode,
+    ) -> Option<super::cpu_gate::Pass<'_>> {
+        self.gate.try_enter(mode)
+    }
+
+    /// The words, with a pass in an atomic `mode` (host transfers).
+    pub(crate) fn access(&self, mode: super::cpu_gate::Mode) -> Words<'_> {
+        Words {
+            pass: self.gate.enter(mode),
+            words: &self.words,
+        }
     }
 
     /// Reads `range` into `out`. Ranges of 2-byte elements (the `half`
     /// feature) may start or end inside a word.
     fn read(&self, range: Range<u64>, out: &mut [u8]) {
+        let _pass = self.enter(super::cpu_gate::Mode::AtomicRead);
         if range.start.is_multiple_of(4) && out.len().is_multiple_of(4) {
             let first = (range.start / 4) as usize;
             for (i, chunk) in out.chunks_exact_mut(4).enumerate() {
@@ -104,6 +132,7 @@ impl CpuMem {
     /// kernel writing the neighbouring element at the same time loses
     /// nothing.
     fn write(&self, range: Range<u64>, data: &[u8]) {
+        let _pass = self.enter(super::cpu_gate::Mode::AtomicWrite);
         if range.start.is_multiple_of(4) && data.len().is_multiple_of(4) {
             let first = (range.start / 4) as usize;
             for (i, chunk) in data.chunks_exact(4).enumerate() {
@@ -124,6 +153,20 @@ impl CpuMem {
                     Some(u32::from_ne_bytes(bytes))
                 });
         }
+    }
+}
+
+/// A CPU memory's words with a pass of its gate in an atomic mode.
+pub(crate) struct Words<'m> {
+    #[allow(dead_code)] // held for its drop
+    pass: super::cpu_gate::Pass<'m>,
+    words: &'m [AtomicU32],
+}
+
+impl std::ops::Deref for Words<'_> {
+    type Target = [AtomicU32];
+    fn deref(&self) -> &[AtomicU32] {
+        self.words
     }
 }
 

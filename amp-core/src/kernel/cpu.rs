@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
+use super::plain::{Own, Plan};
 use super::{KernelSite, cancel, kernel_error, native};
 use crate::{Error, Extent, Index, Result, TiledExtent, TiledIndex};
 
@@ -86,38 +87,44 @@ fn task_count(items: u64) -> usize {
     (items.min((threads * TASKS_PER_THREAD) as u64) as usize).max(1)
 }
 
-/// Runs a kernel's native form over every index of `domain`.
-pub(crate) fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
-    site: &KernelSite,
+/// Calls `row(first, len)` for each run of work items `range` (in
+/// row-major order) along the innermost dimension of `domain`: `first` is
+/// the run's first index, the run goes on for `len` items along dimension
+/// `N - 1`.
+#[inline(always)]
+fn for_rows<const N: usize>(
     domain: Extent<N>,
-    total: u32,
+    range: std::ops::Range<u64>,
+    mut row: impl FnMut(Index<N>, i32),
+) {
+    if range.is_empty() || N == 0 {
+        return;
+    }
+    let mut idx = domain.index_of(range.start).expect("in the domain");
+    let mut left = range.end - range.start;
+    while left > 0 {
+        let len = (domain[N - 1] - idx[N - 1]).min(left.min(i32::MAX as u64) as i32);
+        row(idx, len);
+        left -= len as u64;
+        idx[N - 1] = 0;
+        for d in (0..N - 1).rev() {
+            idx[d] += 1;
+            if idx[d] < domain[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// Runs `run` over the work items `0..total`: inline when the launch is
+/// small, else in contiguous chunks on the pool.
+fn run_chunks(
+    site: &KernelSite,
+    total: u64,
     local_bytes: u64,
-    infallible: bool,
-    captures: &C,
-    body: &F,
+    run: &(dyn Fn(std::ops::Range<u64>) + Sync),
 ) -> Result<()> {
-    let total = u64::from(total);
-    // Work items `range`, in row-major order. A kernel that cannot fail is
-    // not interrupted either: it changes data only by finishing.
-    let run = |range: std::ops::Range<u64>| {
-        if range.is_empty() {
-            return;
-        }
-        let mut idx = domain.index_of(range.start).expect("in the domain");
-        for _ in range {
-            if !infallible {
-                cancel::poll();
-            }
-            body(captures, idx);
-            for d in (0..N).rev() {
-                idx[d] += 1;
-                if idx[d] < domain[d] {
-                    break;
-                }
-                idx[d] = 0;
-            }
-        }
-    };
     if total <= INLINE_ITEMS && local_bytes <= INLINE_LOCAL_BYTES {
         return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(0..total)))
             .map_err(|payload| kernel_error(site, &*payload));
@@ -128,6 +135,78 @@ pub(crate) fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
         let start = k as u64 * chunk;
         run(start..(start + chunk).min(total));
     })
+}
+
+/// Runs a kernel's native form over every index of `domain`.
+pub(crate) fn run_native<const N: usize, C: Sync, F: Fn(&C, Index<N>) + Sync>(
+    site: &KernelSite,
+    domain: Extent<N>,
+    total: u32,
+    local_bytes: u64,
+    infallible: bool,
+    captures: &C,
+    body: &F,
+) -> Result<()> {
+    // Work items `range`, in row-major order. A kernel that cannot fail is
+    // not interrupted either: it changes data only by finishing.
+    let run = |range: std::ops::Range<u64>| {
+        for_rows(domain, range, |mut idx, len| {
+            let first = idx[N - 1];
+            for i in first..first + len {
+                if !infallible {
+                    cancel::poll();
+                }
+                idx[N - 1] = i;
+                body(captures, idx);
+            }
+        })
+    };
+    run_chunks(site, u64::from(total), local_bytes, &run)
+}
+
+/// Runs a kernel's plain form (see [`plain`](super::plain)) over every
+/// index of `domain`, if `prepare` obtains its plan; `None` (nothing ran,
+/// nothing held) if not.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_plain<const N: usize, C: Sync, P: Sync>(
+    site: &KernelSite,
+    domain: Extent<N>,
+    total: u32,
+    local_bytes: u64,
+    infallible: bool,
+    captures: &C,
+    mems: &[Option<(Arc<crate::backend::storage::CpuMem>, bool)>],
+    prepare: &dyn Fn(&C, &mut Plan<'_, N>) -> P,
+    body: &(impl Fn(&C, &P, &Own<'_, N>) + Sync),
+) -> Option<Result<()>> {
+    let mut plan = Plan::new(domain, mems);
+    let plain = prepare(captures, &mut plan);
+    if !plan.finish() {
+        plan.release();
+        return None;
+    }
+    let run = |range: std::ops::Range<u64>| {
+        for_rows(domain, range, |idx, len| {
+            let first = idx[N - 1];
+            let mut own = Own::new(idx);
+            if infallible {
+                for i in first..first + len {
+                    own.set_inner(i);
+                    body(captures, &plain, &own);
+                }
+            } else {
+                for i in first..first + len {
+                    cancel::poll();
+                    own.set_inner(i);
+                    body(captures, &plain, &own);
+                }
+            }
+        })
+    };
+    let result = run_chunks(site, u64::from(total), local_bytes, &run);
+    drop(plain);
+    plan.release();
+    Some(result)
 }
 
 /// Consecutive tiles of a tiled launch, as the split native form of a

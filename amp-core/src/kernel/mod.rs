@@ -14,6 +14,7 @@ pub(crate) mod capture;
 pub(crate) mod cpu;
 pub(crate) mod math;
 pub(crate) mod native;
+pub(crate) mod plain;
 pub(crate) mod snapshot;
 pub(crate) mod types;
 
@@ -29,6 +30,7 @@ use crate::kernel_timing::TimingLog;
 use crate::{AcceleratorView, Error, Extent, Index, Result, TiledIndex};
 use amp_ir::{Block, CaptureKind, Compiled, Kernel, Resources, Span, Target};
 use capture::{BoundOrScalar, CaptureList, ScalarValue};
+use plain::{Own, Plan};
 
 /// Where a kernel is in the user's source, and its captures' names.
 #[derive(Debug)]
@@ -405,13 +407,111 @@ where
         build,
         kernel_key::<F>(None, consts),
         dispatch,
-        move |native, needs, infallible| {
+        move |native, needs, infallible, mems| {
             Box::new(move || {
                 let local_bytes = needs.local_bytes;
+                let _passes = plain::enter_atomic(&mems);
                 cpu::run_native(site, domain, total, local_bytes, infallible, &native, &cpu)
             })
         },
     )
+}
+
+/// A non-tiled kernel's plain form: `prepare` asks the launch's plan for
+/// the captures the body reads or writes with plain memory, `body` runs one
+/// work item with them (see [`plain`]).
+pub fn native_plain_kernel<const N: usize, C, P, Prep, F>(
+    _captures: &C,
+    prepare: Prep,
+    body: F,
+) -> (Prep, F)
+where
+    C: CaptureList,
+    Prep: Fn(&C::Cpu, &mut Plan<'_, N>) -> P + Send + Sync + 'static,
+    F: Fn(&C::Cpu, &P, &Own<'_, N>) + Send + Sync + 'static,
+    P: Sync,
+{
+    (prepare, body)
+}
+
+/// [`launch`] for a kernel that also has a plain form (`plain`, made by
+/// [`native_plain_kernel`]): the CPU accelerator runs that form when the
+/// launch's plan is granted, else `cpu`. GPUs run the same kernel as
+/// [`launch`] would.
+///
+/// # Errors
+///
+/// As [`launch`].
+#[allow(clippy::too_many_arguments)]
+pub fn launch_plain<const N: usize, C, B, F, Prep, G, P>(
+    view: Option<&AcceleratorView>,
+    domain: Extent<N>,
+    site: &'static KernelSite,
+    captures: C,
+    consts: &[u64],
+    build: B,
+    cpu: F,
+    plain: (Prep, G),
+) -> Result<()>
+where
+    C: CaptureList,
+    B: FnOnce() -> Block,
+    F: Fn(&C::Cpu, Index<N>) + Send + Sync + 'static,
+    Prep: Fn(&C::Cpu, &mut Plan<'_, N>) -> P + Send + Sync + 'static,
+    G: Fn(&C::Cpu, &P, &Own<'_, N>) + Send + Sync + 'static,
+    P: Sync,
+{
+    let total = work_items(&domain, site)?;
+    let dispatch = Dispatch {
+        extent: domain.to_array().to_vec(),
+        total,
+        tile: None,
+    };
+    launch_with::<N, C, B>(
+        view,
+        site,
+        captures,
+        build,
+        kernel_key::<F>(None, consts),
+        dispatch,
+        move |native, needs, infallible, mems| {
+            Box::new(move || {
+                let local_bytes = needs.local_bytes;
+                let (prepare, body) = &plain;
+                let ran = cpu::run_plain(
+                    site,
+                    domain,
+                    total,
+                    local_bytes,
+                    infallible,
+                    &native,
+                    &mems,
+                    prepare,
+                    body,
+                );
+                if let Some(result) = ran {
+                    PLAIN_LAUNCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    return result;
+                }
+                log::debug!(
+                    "kernel {}: memory shared with another command; its atomic form runs",
+                    site.span
+                );
+                let _passes = plain::enter_atomic(&mems);
+                cpu::run_native(site, domain, total, local_bytes, infallible, &native, &cpu)
+            })
+        },
+    )
+}
+
+/// How many launches of this process ran a kernel's plain form (tests
+/// check that a kernel they expect to run plainly does).
+static PLAIN_LAUNCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many launches of this process ran a kernel's plain form on the CPU
+/// accelerator.
+pub fn plain_launches() -> u64 {
+    PLAIN_LAUNCHES.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The number of work items of a launch over `extent`, which must be
@@ -608,8 +708,11 @@ where
         build,
         kernel_key::<F>(dispatch.tile.as_deref(), consts),
         dispatch,
-        move |native, needs, _| {
-            Box::new(move || cpu.run(site, domain, tile_static_bytes, needs.local_bytes, &native))
+        move |native, needs, _, mems| {
+            Box::new(move || {
+                let _passes = plain::enter_atomic(&mems);
+                cpu.run(site, domain, tile_static_bytes, needs.local_bytes, &native)
+            })
         },
     )
 }
@@ -659,7 +762,12 @@ fn launch_with<const N: usize, C, B>(
     build: B,
     key: KernelKey,
     dispatch: Dispatch,
-    host: impl FnOnce(C::Cpu, Resources, bool) -> Box<dyn FnOnce() -> Result<()> + Send>,
+    host: impl FnOnce(
+        C::Cpu,
+        Resources,
+        bool,
+        Vec<Option<(Arc<CpuMem>, bool)>>,
+    ) -> Box<dyn FnOnce() -> Result<()> + Send>,
 ) -> Result<()>
 where
     C: CaptureList,
@@ -1023,7 +1131,22 @@ where
                 .collect();
             let mems = written.iter().map(|(m, _)| Arc::clone(m)).collect();
             let written = if infallible { Vec::new() } else { written };
-            let body = host(native, needs, infallible);
+            // Every container's memory, and whether the atomic form may
+            // write it: the passes the launch takes (see `plain`).
+            let gates = bound
+                .iter()
+                .zip(&kinds)
+                .map(|(b, kind)| match (b, kind) {
+                    (BoundOrScalar::Container(c), CaptureKind::Container { writable, .. }) => {
+                        match &c.binding {
+                            Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), *writable)),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                })
+                .collect();
+            let body = host(native, needs, infallible, gates);
             let timing = view.timing().enabled().then(|| Arc::clone(view.timing()));
             view.record_writing(
                 |_, _| Ok(()),
@@ -1162,8 +1285,9 @@ fn run_transactionally(
                     total * 4
                 ),
             })?;
+        let words = mem.access(crate::backend::cpu_gate::Mode::AtomicRead);
         for run in runs {
-            copy.extend(mem.words()[words_of(run)].iter().map(|w| w.load(Relaxed)));
+            copy.extend(words[words_of(run)].iter().map(|w| w.load(Relaxed)));
         }
         saved.push(copy);
     }
@@ -1172,11 +1296,12 @@ fn run_transactionally(
         // In reverse, so that overlapping captures end as they began.
         for ((mem, runs), copy) in written.iter().zip(&saved).rev() {
             let mut values = copy.iter();
+            let words = mem.access(crate::backend::cpu_gate::Mode::AtomicWrite);
             for run in runs {
                 for w in words_of(run) {
                     let v = *values.next().expect("a saved word per word of the runs");
                     let mask = word_mask(run, w as u64 * 4);
-                    let word = &mem.words()[w];
+                    let word = &words[w];
                     if mask == u32::MAX {
                         word.store(v, Relaxed);
                     } else {
@@ -1242,8 +1367,8 @@ mod rollback_tests {
         for elem in [4u64, 2] {
             let (rows, cols) = (6u64, 8u64);
             let mem = Arc::new(CpuMem::zeroed(rows * cols * elem).unwrap());
-            let words = mem.words().len();
-            for (i, w) in mem.words().iter().enumerate() {
+            let words = mem.words_held().len();
+            for (i, w) in mem.words_held().iter().enumerate() {
                 w.store(i as u32, Relaxed);
             }
             // The left band: columns 0..3 (with 2-byte elements, column 3
@@ -1252,7 +1377,7 @@ mod rollback_tests {
             let written = vec![(Arc::clone(&mem), byte_runs(&left))];
             let other = Arc::clone(&mem);
             let body: Box<dyn FnOnce() -> Result<()> + Send> = Box::new(move || {
-                for w in other.words() {
+                for w in other.words_held() {
                     w.store(0xAAAA_AAAA, Relaxed);
                 }
                 Err(Error::Runtime("failed".into()))
@@ -1263,7 +1388,7 @@ mod rollback_tests {
                 .map(|r| r * cols * elem..(r * cols + 3) * elem)
                 .collect();
             for k in 0..words {
-                let got = mem.words()[k].load(Relaxed);
+                let got = mem.words_held()[k].load(Relaxed);
                 let mask = runs
                     .iter()
                     .fold(0u32, |m, r| m | word_mask(r, k as u64 * 4));

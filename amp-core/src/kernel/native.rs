@@ -45,6 +45,16 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
         }
     }
 
+    /// Where the view's elements lie, for a plain launch's plan.
+    pub(crate) fn plain_parts(&self) -> super::plain::PlainParts<'_, N> {
+        super::plain::PlainParts {
+            mem: &self.mem,
+            base: self.base,
+            bounds: self.bounds,
+            word_strides: self.word_strides,
+        }
+    }
+
     /// The view's extent (`a.extent()` in a kernel).
     pub fn extent(&self) -> crate::Extent<N> {
         crate::Extent::from(self.bounds)
@@ -92,7 +102,7 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     /// If `idx` is out of bounds (the launch reports it as an error).
     #[inline]
     pub fn load(&self, idx: impl IntoIndex<N>) -> T {
-        load_elem(self.mem.words(), self.word(idx.into_index()))
+        load_elem(self.mem.words_held(), self.word(idx.into_index()))
     }
 }
 
@@ -194,8 +204,8 @@ impl<T: Element, const N: usize, A: Access> ReinterpretAs for &CpuView<T, N, A> 
         let mut out = U::zeroed();
         let bytes = bytemuck::bytes_of_mut(&mut out);
         for j in 0..U::WORDS {
-            let w =
-                self.mem.words()[self.reinterpreted_word(k, U::WORDS, j)].load(Ordering::Relaxed);
+            let w = self.mem.words_held()[self.reinterpreted_word(k, U::WORDS, j)]
+                .load(Ordering::Relaxed);
             bytes[4 * j..4 * j + 4].copy_from_slice(&w.to_ne_bytes());
         }
         out
@@ -229,7 +239,7 @@ impl<T: Element, const N: usize, A: Access> ReinterpretStore for &CpuView<T, N, 
                 bytes[4 * j + 2],
                 bytes[4 * j + 3],
             ]);
-            self.mem.words()[self.reinterpreted_word(k, U::WORDS, j)]
+            self.mem.words_held()[self.reinterpreted_word(k, U::WORDS, j)]
                 .store(word, Ordering::Relaxed);
         }
     }
@@ -371,7 +381,7 @@ impl<T: Element, const N: usize, A: Access> Store<T, N> for CpuView<T, N, A> {
     #[inline]
     fn store(&self, idx: impl IntoIndex<N>, value: T) {
         assert!(A::WRITABLE, "a kernel wrote a read-only view");
-        store_elem(self.mem.words(), self.word(idx.into_index()), value);
+        store_elem(self.mem.words_held(), self.word(idx.into_index()), value);
     }
 }
 
@@ -394,7 +404,7 @@ impl<T: Element, const N: usize, A: Access> AtomicAccess<T, N> for CpuView<T, N,
     fn atomic(&self, idx: impl IntoIndex<N>) -> crate::atomic::AtomicRef<'_, T> {
         assert!(A::WRITABLE, "a kernel wrote a read-only view");
         let w = self.word(idx.into_index());
-        crate::atomic::AtomicRef::shared(&self.mem.words()[w])
+        crate::atomic::AtomicRef::shared(&self.mem.words_held()[w])
     }
 }
 

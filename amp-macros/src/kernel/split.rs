@@ -763,6 +763,7 @@ impl Gen<'_> {
         };
         let cx = Cx {
             exits: Some(&exits),
+            plain: None,
         };
         // `tile_static` declarations are hoisted to the batch; each region
         // binds the arrays it uses.

@@ -16,6 +16,7 @@ mod half;
 mod matching;
 mod math;
 mod optimized;
+mod plain;
 mod reliability;
 mod sections;
 mod smoke;

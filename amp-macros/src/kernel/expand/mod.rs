@@ -29,9 +29,10 @@ pub(crate) use function::expand_function;
 use function::barrier_summary_path;
 pub(crate) use native::{Cx, Exits, native_expr, native_rev_range, native_stmt};
 
+use super::plain::Use;
 use function::summary_path;
 use ir::ir_block;
-use native::native_block;
+use native::{native_block, plain_name};
 
 /// The IR enum variant `v` names, as an identifier for generated code
 /// (`Builtin::Sqrt` -> `Sqrt`).
@@ -82,13 +83,17 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
     let const_key = quote! {
         &[#(::amp_core::__private::kernel::ir::ConstValue::key(#consts)),*]
     };
-    let native_binds = caps.iter().enumerate().map(|(i, c)| {
-        let i = syn::Index::from(i);
-        quote! {
-            #[allow(unused_variables)]
-            let #c = ::amp_core::__private::kernel::BindNative::native(&__amp_caps.#i);
-        }
-    });
+    let native_binds = caps
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let i = syn::Index::from(i);
+            quote! {
+                #[allow(unused_variables)]
+                let #c = ::amp_core::__private::kernel::BindNative::native(&__amp_caps.#i);
+            }
+        })
+        .collect::<Vec<_>>();
     let native_body = native_block(Cx::default(), &k.body);
     let index = &k.index;
     let split = if k.tiled {
@@ -138,6 +143,80 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
                 #const_key,
                 || -> __ir::Block { #ir_body },
                 __amp_native,
+            )
+        }
+    } else if let Some(uses) = super::plain::plan(k) {
+        // The plain form (see `plain`): the same body, with the captures it
+        // may access plainly read and written through plain views.
+        let plain_body = native_block(
+            Cx {
+                exits: None,
+                plain: Some(&uses),
+            },
+            &k.body,
+        );
+        let asks = uses.iter().enumerate().filter_map(|(i, u)| {
+            let plain = plain_name(i as u32);
+            let ix = syn::Index::from(i);
+            let native = quote!(::amp_core::__private::kernel::BindNative::native(&__amp_caps.#ix));
+            match u {
+                Use::Own => Some(quote! {
+                    __amp_plan.own(#native, #i)
+                }),
+                Use::Read { own } => Some(quote! {
+                    ::amp_core::__private::kernel::PlainRead::plain_read(&#native, __amp_plan, #i, #own)
+                }),
+                _ => {
+                    let _ = plain;
+                    None
+                }
+            }
+        });
+        let plain_binds = uses.iter().enumerate().filter_map(|(i, u)| {
+            let plain = plain_name(i as u32);
+            let k = syn::Index::from(
+                uses[..i]
+                    .iter()
+                    .filter(|u| matches!(u, Use::Own | Use::Read { .. }))
+                    .count(),
+            );
+            matches!(u, Use::Own | Use::Read { .. }).then(|| {
+                quote! {
+                    #[allow(unused_variables)]
+                    let #plain = &__amp_plain.#k;
+                }
+            })
+        });
+        quote! {
+            #[allow(clippy::all, unused_parens, unused_braces)]
+            let __amp_native = ::amp_core::__private::kernel::native_kernel::<#rank, _, _>(
+                &__amp_captures,
+                move |__amp_caps, #index: ::amp_core::Index<#rank>| {
+                    #(#native_binds)*
+                    #native_body
+                },
+            );
+            #[allow(clippy::all, unused_parens, unused_braces)]
+            let __amp_plain_form = ::amp_core::__private::kernel::native_plain_kernel::<#rank, _, _, _, _>(
+                &__amp_captures,
+                |__amp_caps, __amp_plan| (#(#asks,)*),
+                move |__amp_caps, __amp_plain, __amp_own| {
+                    #[allow(unused_variables)]
+                    let #index: ::amp_core::Index<#rank> = __amp_own.index();
+                    #(#native_binds)*
+                    #(#plain_binds)*
+                    #plain_body
+                },
+            );
+            ::amp_core::__private::kernel::launch_plain::<#rank, _, _, _, _, _, _>(
+                #view,
+                ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
+                &__AMP_SITE,
+                __amp_captures,
+                #const_key,
+                || -> __ir::Block { #ir_body },
+                __amp_native,
+                __amp_plain_form,
             )
         }
     } else {

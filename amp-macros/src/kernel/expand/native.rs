@@ -7,6 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
 use super::super::ast::*;
+use super::super::plain::Use;
 
 thread_local! {
     /// The locals of the `&mut` parameters of the `#[kernel]` function
@@ -39,6 +40,33 @@ fn kpath(rest: &str) -> TokenStream {
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Cx<'a> {
     pub(crate) exits: Option<&'a Exits>,
+    /// In a kernel's plain form: each capture's use (see
+    /// [`super::super::plain`]); its plain view is `__amp_plain_<n>`.
+    pub(crate) plain: Option<&'a [Use]>,
+}
+
+/// The plain form's use of capture `c`, if it has a plain view.
+fn plain_use(cx: Cx<'_>, c: u32) -> Option<Use> {
+    match cx.plain?.get(c as usize)? {
+        u @ (Use::Own | Use::Read { .. }) => Some(*u),
+        _ => None,
+    }
+}
+
+/// The name of capture `c`'s plain view.
+pub(crate) fn plain_name(c: u32) -> proc_macro2::Ident {
+    format_ident!("__amp_plain_{}", c)
+}
+
+/// Whether `idx` is the kernel's own index.
+fn is_own(idx: &[Expr]) -> bool {
+    matches!(
+        idx,
+        [Expr {
+            kind: ExprKind::KernelIndex(_),
+            ..
+        }]
+    )
 }
 
 /// The code of `break`, `continue` and `return` in a work-item region.
@@ -333,6 +361,22 @@ fn native_assign(
                 #assign
             })
         }
+        Place::Element(c, _, idx) if plain_use(cx, *c) == Some(Use::Own) && is_own(idx) => {
+            let plain = plain_name(*c);
+            let v = match op {
+                None => quote!(__amp_v),
+                Some(op) => native_binary(
+                    op,
+                    quote!(#plain.load_own(&__amp_own)),
+                    quote!(__amp_v),
+                    span,
+                ),
+            };
+            quote_spanned!(span=> {
+                let __amp_v = #value;
+                #plain.store_own(&__amp_own, #v);
+            })
+        }
         Place::Element(_, name, idx) | Place::TileElement(_, name, idx) => {
             let index = native_index(cx, idx);
             let store = kpath("Store::store");
@@ -488,7 +532,7 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         }
         ExprKind::Tiled(field, param) => native_tiled(*field, param, span),
         ExprKind::Extent(_, name) => quote_spanned!(span=> #name.extent()),
-        ExprKind::Load(_, name, idx) => native_load(cx, name, idx, span),
+        ExprKind::Load(c, name, idx) => native_load(cx, *c, name, idx, span),
         ExprKind::Element(x, i) => {
             let x = native_expr(cx, x);
             let i = native_expr(cx, i);
@@ -679,7 +723,22 @@ fn native_tiled(field: TiledField, param: &proc_macro2::Ident, span: Span) -> To
 }
 
 /// A load of a container's element.
-fn native_load(cx: Cx<'_>, name: &proc_macro2::Ident, idx: &[Expr], span: Span) -> TokenStream {
+fn native_load(
+    cx: Cx<'_>,
+    c: u32,
+    name: &proc_macro2::Ident,
+    idx: &[Expr],
+    span: Span,
+) -> TokenStream {
+    if let Some(u) = plain_use(cx, c) {
+        let plain = plain_name(c);
+        if u == Use::Own || is_own(idx) && u == (Use::Read { own: true }) {
+            return quote_spanned!(span=> #plain.load_own(&__amp_own));
+        }
+        let index = native_index(cx, idx);
+        let load = kpath("PlainLoad::plain_load");
+        return quote_spanned!(span=> #load(#plain, #index));
+    }
     let index = native_index(cx, idx);
     // Through a trait: the capture may also be an `Index`/`Extent`
     // value (`e[1]`).
