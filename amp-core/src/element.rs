@@ -130,6 +130,12 @@ use core::fmt;
 ///     b: Float4,
 /// }
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an element type of views and arrays",
+    label = "`{Self}` is not an element type",
+    note = "elements are `i32`, `u32`, `f32`, `f64`, the short vectors (`Float4`, ...), fixed-size arrays of them and `#[derive(Element)]` structs",
+    note = "bytes and other small integers are not elements: pack four bytes into each `u32` on the host (`u32::from_le_bytes`), view the words, and take byte `k` in the kernel as `(w >> (8 * k)) & 0xff` (the guide's section \"Bytes\")"
+)]
 pub trait Element: bytemuck::Pod + Send + Sync + 'static {
     /// The number of bytes one value takes in a WGSL storage buffer: the
     /// array stride of the WGSL type (its size rounded up to its alignment).
@@ -794,6 +800,7 @@ fn declare_struct(ty: &ElementType) -> String {
 
 macro_rules! impl_scalar_element {
     ($($t:ty => $scalar:ident),* $(,)?) => {$(
+        #[diagnostic::do_not_recommend]
         impl Element for $t {
             const WGSL_SIZE: usize = ScalarType::$scalar.size() as usize;
             const WGSL_ALIGN: usize = ScalarType::$scalar.size() as usize;

@@ -84,6 +84,12 @@ impl<const N: usize> Arith for crate::Index<N> {
 /// `T op T` (through [`Arith`]), and with short vectors, `vector op
 /// vector`, `vector op scalar` and `scalar op vector` (componentwise;
 /// integer components wrap), and `Index op i32`.
+#[diagnostic::on_unimplemented(
+    message = "mismatched types in kernel arithmetic: `{Self}` and `{Rhs}`",
+    label = "`{Self}` on the left, `{Rhs}` on the right",
+    note = "as in Rust, `+`, `-`, `*`, `/` and `%` take operands of one type and nothing converts implicitly: convert one side with `as` (`a as i32 - b`, `a - b as u32`); an index's components (`idx[0]`) are `i32`",
+    note = "an `Index` or `Extent` combines with an `i32`, a short vector with its own component type"
+)]
 pub trait Binary<Rhs>: Copy {
     /// The result type.
     type Output;
@@ -118,6 +124,7 @@ impl<T: Arith> Binary<T> for T {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<const N: usize> Binary<i32> for crate::Index<N> {
     type Output = crate::Index<N>;
     fn add2(self, rhs: i32) -> Self {
@@ -137,6 +144,7 @@ impl<const N: usize> Binary<i32> for crate::Index<N> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<const N: usize> Binary<crate::Index<N>> for i32 {
     type Output = crate::Index<N>;
     fn add2(self, rhs: crate::Index<N>) -> crate::Index<N> {
@@ -161,6 +169,7 @@ impl<const N: usize> Binary<crate::Index<N>> for i32 {
 /// operand is an `Extent` (C++ AMP's `extent + index`).
 macro_rules! extent_binary {
     ($($l:ty, $r:ty;)*) => {$(
+        #[diagnostic::do_not_recommend]
         impl<const N: usize> Binary<$r> for $l {
             type Output = crate::Extent<N>;
             fn add2(self, rhs: $r) -> crate::Extent<N> {
@@ -185,6 +194,7 @@ extent_binary! {
     crate::Extent<N>, crate::Extent<N>;
     crate::Extent<N>, crate::Index<N>;
 }
+#[diagnostic::do_not_recommend]
 impl<const N: usize> Binary<i32> for crate::Extent<N> {
     type Output = crate::Extent<N>;
     fn add2(self, rhs: i32) -> Self {
@@ -203,6 +213,7 @@ impl<const N: usize> Binary<i32> for crate::Extent<N> {
         self.rem2(crate::Index::new([rhs; N]))
     }
 }
+#[diagnostic::do_not_recommend]
 impl<const N: usize> Binary<crate::Extent<N>> for i32 {
     type Output = crate::Extent<N>;
     fn add2(self, rhs: crate::Extent<N>) -> crate::Extent<N> {
@@ -243,6 +254,7 @@ fn as_index<const N: usize>(x: impl AsIndex<N>) -> crate::Index<N> {
 /// component.
 macro_rules! vector_binary {
     ($($v:ident: $s:ty [$($f:ident),+]),* $(,)?) => {$(
+        #[diagnostic::do_not_recommend]
         impl Binary<crate::$v> for crate::$v {
             type Output = crate::$v;
             fn add2(self, r: Self) -> Self { self + r }
@@ -251,6 +263,7 @@ macro_rules! vector_binary {
             fn div2(self, r: Self) -> Self { let mut o = self; $(o.$f = div(self.$f, r.$f);)+ o }
             fn rem2(self, r: Self) -> Self { let mut o = self; $(o.$f = rem(self.$f, r.$f);)+ o }
         }
+        #[diagnostic::do_not_recommend]
         impl Binary<$s> for crate::$v {
             type Output = crate::$v;
             fn add2(self, r: $s) -> Self { self + r }
@@ -259,6 +272,7 @@ macro_rules! vector_binary {
             fn div2(self, r: $s) -> Self { let mut o = self; $(o.$f = div(self.$f, r);)+ o }
             fn rem2(self, r: $s) -> Self { let mut o = self; $(o.$f = rem(self.$f, r);)+ o }
         }
+        #[diagnostic::do_not_recommend]
         impl Binary<crate::$v> for $s {
             type Output = crate::$v;
             fn add2(self, r: crate::$v) -> crate::$v { self + r }
@@ -277,23 +291,23 @@ vector_binary!(
 );
 
 /// `a + b`.
-pub fn add<A: Binary<B>, B>(a: A, b: B) -> A::Output {
+pub fn add<A: Binary<B, Output = O>, B, O>(a: A, b: B) -> O {
     a.add2(b)
 }
 /// `a - b`.
-pub fn sub<A: Binary<B>, B>(a: A, b: B) -> A::Output {
+pub fn sub<A: Binary<B, Output = O>, B, O>(a: A, b: B) -> O {
     a.sub2(b)
 }
 /// `a * b`.
-pub fn mul<A: Binary<B>, B>(a: A, b: B) -> A::Output {
+pub fn mul<A: Binary<B, Output = O>, B, O>(a: A, b: B) -> O {
     a.mul2(b)
 }
 /// `a / b`.
-pub fn div<A: Binary<B>, B>(a: A, b: B) -> A::Output {
+pub fn div<A: Binary<B, Output = O>, B, O>(a: A, b: B) -> O {
     a.div2(b)
 }
 /// `a % b`.
-pub fn rem<A: Binary<B>, B>(a: A, b: B) -> A::Output {
+pub fn rem<A: Binary<B, Output = O>, B, O>(a: A, b: B) -> O {
     a.rem2(b)
 }
 /// `-a`.
@@ -313,6 +327,7 @@ pub trait Negate: Copy {
 }
 macro_rules! negate {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl Negate for $t {
             fn negate(self) -> Self { Arith::neg(self) }
         }
@@ -321,11 +336,13 @@ macro_rules! negate {
 negate!(i32, f32, f64);
 #[cfg(feature = "half")]
 negate!(half::f16);
+#[diagnostic::do_not_recommend]
 impl<const N: usize> Negate for crate::Index<N> {
     fn negate(self) -> Self {
         -self
     }
 }
+#[diagnostic::do_not_recommend]
 impl<const N: usize> Negate for crate::Extent<N> {
     fn negate(self) -> Self {
         -self
@@ -333,6 +350,7 @@ impl<const N: usize> Negate for crate::Extent<N> {
 }
 macro_rules! negate_vector {
     ($($v:ident),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl Negate for crate::$v {
             fn negate(self) -> Self { -self }
         }

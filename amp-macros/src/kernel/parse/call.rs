@@ -162,6 +162,30 @@ impl Resolver<'_> {
         })
     }
 
+    /// Whether `c` allocates (`Box::new(..)`, `Vec::new()`, ...); if so,
+    /// reported.
+    pub(super) fn heap_call(&mut self, c: &syn::ExprCall) -> bool {
+        const HEAP: &[&str] = &[
+            "Vec", "Box", "String", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap", "VecDeque",
+        ];
+        let syn::Expr::Path(p) = &*c.func else {
+            return false;
+        };
+        if !p
+            .path
+            .segments
+            .iter()
+            .any(|s| HEAP.contains(&s.ident.to_string().as_str()))
+        {
+            return false;
+        }
+        self.errors.at(
+            &c.func,
+            "heap allocation is not possible in kernels: accelerators have no heap (C++ AMP restrict(amp)); use a fixed-size array local `[T; N]`",
+        );
+        true
+    }
+
     /// A call: a constructor, a conversion, an atomic or subgroup
     /// function, or a `#[kernel]` function.
     pub(super) fn call_expr(&mut self, c: &syn::ExprCall, span: Span) -> Option<Expr> {
@@ -259,14 +283,7 @@ impl Resolver<'_> {
                     span,
                 });
             }
-            const HEAP: &[&str] = &[
-                "Vec", "Box", "String", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap", "VecDeque",
-            ];
-            if segs.iter().any(|s| HEAP.contains(&s.as_str())) {
-                self.errors.at(
-                    &c.func,
-                    "heap allocation is not possible in kernels: accelerators have no heap (C++ AMP restrict(amp)); use a fixed-size array local `[T; N]`",
-                );
+            if self.heap_call(c) {
                 return None;
             }
             if segs.len() == 2 && segs[0] == "f32" && segs[1] == "from_bits" && c.args.len() == 1 {
@@ -321,6 +338,23 @@ impl Resolver<'_> {
                     kind: ExprKind::Call(b, method, args),
                     span,
                 });
+            }
+            // `Some(x)`, `Ok(x)`, `Option::Some(x)`: kernels have no enums.
+            if let Some(mistake) = segs.iter().find_map(|s| super::enum_mistake(s)) {
+                self.errors.once(mistake, &c.func);
+                return None;
+            }
+            // A direct call of the `#[kernel]` function being parsed.
+            if let Some(own) = &self.function_name
+                && p.qself.is_none()
+                && p.path.segments.len() == 1
+                && p.path.segments[0].ident == *own
+            {
+                self.errors.at(
+                    &c.func,
+                    format!("`{own}` calls itself: kernels cannot recurse (accelerators have no call stack; WGSL and C++ AMP's restrict(amp) forbid recursion): write the recursion as a loop, with a fixed-size array local `[T; N]` as the stack if it needs one"),
+                );
+                return None;
             }
             if p.qself.is_none() {
                 // A `#[kernel]` function (anything else fails to

@@ -254,11 +254,26 @@ impl Resolver<'_> {
                     }
                     ExprKind::Const(p.path.clone())
                 }
+                // `None`: kernels have no `Option`.
+                None if let Some(mistake) = super::enum_mistake(&name.to_string()) => {
+                    self.errors.once(mistake, p);
+                    return None;
+                }
                 None => {
                     let c = self.capture(&name)?;
                     ExprKind::Capture(c, name)
                 }
             }
+        } else if p.qself.is_none()
+            && let Some(mistake) = p
+                .path
+                .segments
+                .iter()
+                .find_map(|s| super::enum_mistake(&s.ident.to_string()))
+        {
+            // `Option::None`, `std::option::Option::None`.
+            self.errors.once(mistake, p);
+            return None;
         } else if p.qself.is_none() {
             // `i32::MAX`, `module::CONST`: constants.
             ExprKind::Const(p.path.clone())

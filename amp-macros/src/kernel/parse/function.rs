@@ -38,6 +38,7 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         errors,
         type_params,
         function: true,
+        function_name: Some(sig.ident.clone()),
         tiled: false,
         read_only_views: Vec::new(),
         ref_params: Vec::new(),

@@ -67,13 +67,28 @@ impl Parse for Input {
 
 /// Errors, accumulated.
 #[derive(Default)]
-pub(crate) struct Errors(Option<syn::Error>);
+pub(crate) struct Errors {
+    all: Option<syn::Error>,
+    /// The mistakes reported once however often they recur (see
+    /// [`Errors::once`]).
+    reported: Vec<Mistake>,
+}
+
+/// A mistake that shows in several places of one kernel (its type, its
+/// constructors) but is one error.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Mistake {
+    /// `Option`, `Some(..)`, `None`.
+    Option,
+    /// `Result`, `Ok(..)`, `Err(..)`.
+    Result,
+}
 
 impl Errors {
     pub(crate) fn push(&mut self, e: syn::Error) {
-        match &mut self.0 {
+        match &mut self.all {
             Some(all) => all.combine(e),
-            None => self.0 = Some(e),
+            None => self.all = Some(e),
         }
     }
 
@@ -81,11 +96,39 @@ impl Errors {
         self.push(syn::Error::new_spanned(tokens, message));
     }
 
+    /// Reports `mistake` at its first place only: its later places add no
+    /// error.
+    pub(crate) fn once(&mut self, mistake: Mistake, tokens: impl quote::ToTokens) {
+        if self.reported.contains(&mistake) {
+            return;
+        }
+        self.reported.push(mistake);
+        let message = match mistake {
+            Mistake::Option => {
+                "kernels have no `Option` (accelerators have no enums): return the value with a `bool` that says whether it is valid (`-> (i32, bool)`, with `(a / b, true)` and `(0, false)`), or a sentinel value such as `-1`"
+            }
+            Mistake::Result => {
+                "kernels have no `Result` (accelerators have no enums, and a kernel cannot fail): return the value with a `bool` that says whether it is valid, e.g. `-> (f32, bool)`, or an error code the host checks after the launch"
+            }
+        };
+        self.at(tokens, message);
+    }
+
     pub(crate) fn into_result(self) -> Result<(), syn::Error> {
-        match self.0 {
+        match self.all {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+}
+
+/// The mistake a use of `Option`'s or `Result`'s name (`Some`, `None`,
+/// `Option::Some`, `Ok`, ...) is, if it is one.
+fn enum_mistake(name: &str) -> Option<Mistake> {
+    match name {
+        "Option" | "Some" | "None" => Some(Mistake::Option),
+        "Result" | "Ok" | "Err" => Some(Mistake::Result),
+        _ => None,
     }
 }
 
@@ -199,6 +242,9 @@ struct Resolver<'e> {
     /// Whether a `#[kernel]` function (not a kernel body) is being parsed:
     /// it cannot capture, and it may return a value.
     function: bool,
+    /// The name of the `#[kernel]` function being parsed (a call of it in
+    /// its own body is refused: accelerators have no recursion).
+    function_name: Option<Ident>,
     /// Whether the kernel is tiled (has a `TiledIndex`).
     tiled: bool,
     /// The capture ids of a function's read-only view parameters.
@@ -302,6 +348,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         errors,
         type_params: Vec::new(),
         function: false,
+        function_name: None,
         tiled,
         read_only_views: Vec::new(),
         ref_params: Vec::new(),

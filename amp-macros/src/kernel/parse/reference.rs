@@ -341,6 +341,12 @@ impl Resolver<'_> {
     /// and what `r` refers to: the place of the argument at the position
     /// the call returns.
     pub(super) fn ref_call(&mut self, call: &syn::ExprCall) -> Option<(Vec<syn::Stmt>, Target)> {
+        // `let b = Box::new(x); *b`: the allocation is the mistake (its
+        // uses read the call again, which repeats the same error at the
+        // same place: rustc shows it once).
+        if self.heap_call(call) {
+            return None;
+        }
         let mut pre = Vec::new();
         let mut candidates = Vec::new();
         let mut call = call.clone();

@@ -854,3 +854,71 @@ fn default_geometry_names_its_rank() {
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(errors[0].contains("`Index::<3>::default()`"), "{errors:#?}");
 }
+
+/// `Option` and `Result` in a kernel are one mistake however often they
+/// show (the result type, `Some(..)`, `None`): one error, with the form to
+/// write instead, and never the capture advice a name like `None` would
+/// otherwise get.
+#[test]
+fn option_and_result_are_one_error_each() {
+    let errors = super::super::test_support::kernel_function_errors(quote! {
+        fn checked_div(a: i32, b: i32) -> Option<i32> {
+            if b == 0 { None } else { Some(a / b) }
+        }
+    });
+    assert_one(&errors, "kernels have no `Option`");
+    assert!(errors[0].contains("`-> (i32, bool)`"), "{errors:#?}");
+    let errors = refused(quote! {
+        let x = if i[0] > 0 { Option::Some(1) } else { None };
+        let y: Result<i32, i32> = Ok(2);
+        let z = Err(3);
+    });
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(
+        errors[0].starts_with("kernels have no `Option`"),
+        "{errors:#?}"
+    );
+    assert!(
+        errors[1].starts_with("kernels have no `Result`"),
+        "{errors:#?}"
+    );
+}
+
+/// A `#[kernel]` function calling itself is refused where it calls itself
+/// (accelerators cannot recurse); calling another function of the same
+/// shape is not.
+#[test]
+fn direct_recursion_is_refused() {
+    let errors = super::super::test_support::kernel_function_errors(quote! {
+        fn factorial(n: u32) -> u32 {
+            if n <= 1 { 1 } else { n * factorial(n - 1) }
+        }
+    });
+    assert_one(&errors, "`factorial` calls itself: kernels cannot recurse");
+    let f = super::super::test_support::function(quote! {
+        fn factorial(n: u32) -> u32 {
+            if n <= 1 { 1 } else { n * product_below(n) }
+        }
+    });
+    assert!(f.body.tail.is_some());
+}
+
+/// `let b = Box::new(x); *b`: one error, the allocation's.
+#[test]
+fn a_dereferenced_allocation_is_one_error() {
+    let errors = super::super::test_support::kernel_function_errors(quote! {
+        fn boxed(x: f32) -> f32 {
+            let b = Box::new(x);
+            *b
+        }
+    });
+    // The use repeats the same error at the same place (rustc shows it
+    // once); no other error.
+    assert!(!errors.is_empty());
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.starts_with("heap allocation is not possible in kernels")),
+        "{errors:#?}"
+    );
+}

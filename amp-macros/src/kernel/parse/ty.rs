@@ -51,9 +51,15 @@ pub(super) fn ty_of(ty: &syn::Type, type_params: &[String], errors: &mut Errors)
             {
                 return Some(Ty::Index(n));
             }
+            if let Some(mistake) = super::enum_mistake(&name)
+                && (name == "Option" || name == "Result")
+            {
+                errors.once(mistake, ty);
+                return None;
+            }
             const NOT_KERNEL_TYPES: &[&str] = &[
                 "i8", "i16", "i64", "i128", "isize", "u8", "u16", "u64", "u128", "usize", "char",
-                "str", "String", "Vec", "Box", "Rc", "Arc", "Option", "Result", "Index",
+                "str", "String", "Vec", "Box", "Rc", "Arc", "Index",
             ];
             if NOT_KERNEL_TYPES.contains(&name.as_str()) {
                 errors.at(
