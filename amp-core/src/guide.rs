@@ -109,6 +109,179 @@
 //! # Ok::<(), amp_core::Error>(())
 //! ```
 //!
+//! To pick a particular GPU, or Mesa's software Vulkan driver lavapipe
+//! (which reports itself as `llvmpipe`: a GPU-like accelerator on any
+//! machine, handy for testing the GPU path in CI), look through
+//! [`Accelerator::all`](crate::Accelerator::all) by
+//! [`description`](crate::Accelerator::description) (the adapter's name) or
+//! [`backend`](crate::Accelerator::backend), and make a view of the one you
+//! want with [`create_view`](crate::Accelerator::create_view) (or
+//! [`default_view`](crate::Accelerator::default_view)).
+//! [`device_path`](crate::Accelerator::device_path) names an accelerator
+//! stably (`cpu`, `vulkan/10de-2335/0`): pass it to
+//! [`Accelerator::find`](crate::Accelerator::find), or set
+//! `AMP_DEFAULT_ACCELERATOR` to it to change the default without changing
+//! the program.
+//!
+//! ```
+//! use amp_core::prelude::*;
+//!
+//! for acc in Accelerator::all() {
+//!     println!("{:<24} {} ({})", acc.device_path(), acc.description(), acc.backend());
+//! }
+//! // lavapipe where it is installed, else a named GPU, else the CPU.
+//! let chosen = Accelerator::all()
+//!     .into_iter()
+//!     .find(|a| a.description().contains("llvmpipe"))
+//!     .or_else(|| Accelerator::all().into_iter().find(|a| a.description().contains("NVIDIA")))
+//!     .unwrap_or_else(Accelerator::cpu);
+//! let view = chosen.create_view(QueuingMode::Automatic);
+//! let ones = Array::<f32, 1>::new([4], &view)?;
+//! parallel_for_each!(view, ones.extent(), |idx: Index<1>| {
+//!     ones[idx] = 1.0;
+//! })?;
+//! assert_eq!(ones.to_vec()?, [1.0; 4]);
+//! # Ok::<(), amp_core::Error>(())
+//! ```
+//!
+//! # Views as `#[kernel]` function parameters
+//!
+//! A `#[kernel]` function takes views by shared reference, as C++ AMP's
+//! `restrict(amp)` functions take `array_view`s by reference:
+//! `&ArrayView<'_, T, N>` to read and write (a write needs a view from
+//! `ArrayView::new_mut`), `&ArrayView<'_, T, N, ReadOnly>` to read only,
+//! and `&Array<T, N>`. The kernel passes the captured view as `&v`:
+//!
+//! ```
+//! use amp_core::prelude::*;
+//!
+//! #[kernel]
+//! fn blur3(src: &ArrayView<'_, f32, 1, ReadOnly>, i: i32) -> f32 {
+//!     let last = src.extent()[0] - 1;
+//!     let (l, r) = ((i - 1).max(0), (i + 1).min(last));
+//!     (src[l] + src[i] + src[r]) / 3.0
+//! }
+//!
+//! #[kernel]
+//! fn store(dst: &ArrayView<'_, f32, 1>, i: i32, v: f32) {
+//!     dst[i] = v;
+//! }
+//!
+//! let input = [3.0f32, 6.0, 9.0, 12.0];
+//! let mut out = [0.0f32; 4];
+//! {
+//!     let src = ArrayView::new([4], &input)?;
+//!     let dst = ArrayView::new_mut([4], &mut out)?;
+//!     parallel_for_each!(dst.extent(), |idx: Index<1>| {
+//!         store(&dst, idx[0], blur3(&src, idx[0]));
+//!     })?;
+//!     dst.synchronize()?;
+//! }
+//! assert_eq!(out, [4.0, 6.0, 9.0, 11.0]);
+//! # Ok::<(), amp_core::Error>(())
+//! ```
+//!
+//! # `tile_static!` lengths and indices
+//!
+//! A `tile_static!` array's lengths are literals or constants (`usize` or
+//! `i32` ones: `[[f32; TILE]; TILE]`), fixed when the kernel compiles, as
+//! a GPU reserves the memory per tile before the kernel runs; at most three
+//! dimensions, of any element type. Index it with `i32` or `u32` values
+//! (`a[t.local[0]]`; Rust's `a[k as usize]` is accepted too), one `[]` per
+//! dimension, like a local array. An index outside the array fails the
+//! launch, as an index outside a view does.
+//!
+//! ```
+//! use amp_core::prelude::*;
+//!
+//! const TILE: usize = 4;
+//! let m: Vec<i32> = (0..64).collect();
+//! let mut out = vec![0i32; 64];
+//! {
+//!     let src = ArrayView::new([8, 8], &m)?;
+//!     let dst = ArrayView::new_mut([8, 8], &mut out)?;
+//!     let domain = dst.extent().tile::<4, 4>()?;
+//!     parallel_for_each!(domain, |t: TiledIndex<2>| {
+//!         tile_static! { let block: [[i32; TILE]; TILE]; }
+//!         let (r, c) = (t.local[0], t.local[1]);
+//!         block[r][c] = src[t.global];
+//!         t.barrier.wait();
+//!         // The transposed tile, written at the mirrored tile.
+//!         let o = t.tile_origin;
+//!         dst[[o[1] + r, o[0] + c]] = block[c][r];
+//!     })?;
+//!     dst.synchronize()?;
+//! }
+//! assert_eq!((out[1], out[8]), (8, 1));
+//! # Ok::<(), amp_core::Error>(())
+//! ```
+//!
+//! # Bytes
+//!
+//! Elements are 32 or 64 bits wide (`u8` is not an element type), so a
+//! byte image travels packed, four bytes to a `u32` word: pack on the host
+//! with `u32::from_le_bytes`, take byte `k` of a word in the kernel as
+//! `(w >> (8 * k)) & 0xff`, and unpack the results with `to_le_bytes`. A
+//! work item per word handles its four bytes:
+//!
+//! ```
+//! use amp_core::prelude::*;
+//!
+//! let pixels: Vec<u8> = (0..=255).collect();
+//! let words: Vec<u32> = pixels
+//!     .chunks(4)
+//!     .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+//!     .collect();
+//! let mut inverted = vec![0u32; words.len()];
+//! {
+//!     let src = ArrayView::new([words.len() as i32], &words)?;
+//!     let dst = ArrayView::new_mut([words.len() as i32], &mut inverted)?;
+//!     parallel_for_each!(dst.extent(), |idx: Index<1>| {
+//!         let w = src[idx];
+//!         let mut out = 0u32;
+//!         for k in 0..4u32 {
+//!             let byte = (w >> (8 * k)) & 0xff;
+//!             out |= (255 - byte) << (8 * k);
+//!         }
+//!         dst[idx] = out;
+//!     })?;
+//!     dst.synchronize()?;
+//! }
+//! let bytes: Vec<u8> = inverted.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! assert_eq!((bytes[0], bytes[200]), (255, 55));
+//! # Ok::<(), amp_core::Error>(())
+//! ```
+//!
+//! A histogram of bytes counts with atomics on a view of `u32` bins
+//! (`atomic_fetch_inc(&bins[[byte as i32]])`), one per byte value.
+//!
+//! # Logging
+//!
+//! amp-core reports what it does through the [`log`](https://docs.rs/log)
+//! crate: each kernel compiled for a GPU (with its time), the form a
+//! tiled kernel runs in on the CPU accelerator and the pipeline cache at
+//! `debug`, kernels found already compiled at `trace`, and problems (a
+//! debug build's slow CPU kernels, a cache not saved) at `warn`. Like every
+//! library that uses `log`, it prints nothing until the program installs a
+//! logger, so `RUST_LOG=amp_core=debug` alone shows nothing. With
+//! `env_logger` (add `env_logger = "0.11"` to `[dependencies]`):
+//!
+//! ```rust,ignore
+//! // (Not a doctest: it needs `env_logger` in your Cargo.toml.)
+//! fn main() -> amp_core::Result<()> {
+//!     env_logger::init(); // reads RUST_LOG
+//!     // ... launch kernels ...
+//!     Ok(())
+//! }
+//! ```
+//!
+//! ```text
+//! RUST_LOG=amp_core=debug cargo run
+//! ```
+//!
+//! `RUST_LOG=wgpu_core=warn,amp_core=debug` adds wgpu's own warnings. Any
+//! other `log` backend works the same way.
+//!
 //! # Debug builds
 //!
 //! The macros compile each kernel's CPU form into the crate that writes it,
@@ -140,6 +313,7 @@
 //! | `float_4`, `int_2`, ... (short vectors) | [`Float4`](crate::Float4), [`Int2`](crate::Int2), ... |
 //! | `runtime_exception` and its family | [`Error`](crate::Error) |
 //!
-//! The repository's `docs/kernel-language.md` lists every construct a
-//! kernel may use, and `docs/porting-guide.md` walks through porting the
+//! [The kernel language](crate::kernel_language) lists every construct a
+//! kernel may use (and the error each refused one gives), and
+//! [the porting guide](crate::porting_guide) walks through porting the
 //! C++ AMP samples.

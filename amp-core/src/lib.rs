@@ -16,22 +16,43 @@
 //! - one error type, [`Error`], mirroring C++ AMP's `runtime_exception` family.
 //!
 //! The [`guide`] walks through kernels, tiled kernels, `#[kernel]`
-//! functions and the C++ AMP names; `docs/ARCHITECTURE.md` in the
-//! repository describes how the pieces fit.
+//! functions, choosing an accelerator, logging and the C++ AMP names;
+//! [`kernel_language`] is the reference of what a kernel may contain (and
+//! the error each refused construct gives), and [`porting_guide`] ports
+//! the C++ AMP samples. `docs/ARCHITECTURE.md` in the repository describes
+//! how the pieces fit.
 //!
 //! # Examples
+//!
+//! A kernel, `c = a * b + 1` over a 32 x 32 grid, on the default
+//! accelerator (the best GPU, else the CPU accelerator, which always
+//! exists):
 //!
 //! ```
 //! use amp_core::prelude::*;
 //!
-//! // The CPU accelerator always exists, with or without a GPU driver.
-//! let cpu = Accelerator::cpu();
-//! assert!(cpu.is_emulated());
-//! let view = cpu.create_view(QueuingMode::Immediate);
-//! view.create_marker()?.wait()?;
+//! let a: Vec<f32> = (0..1024).map(|i| i as f32).collect();
+//! let b = vec![2.0f32; 1024];
+//! let mut c = vec![0.0f32; 1024];
+//! {
+//!     let av = ArrayView::new([32, 32], &a)?; // read-only: never copied back
+//!     let bv = ArrayView::new([32, 32], &b)?;
+//!     let cv = ArrayView::new_mut([32, 32], &mut c)?;
+//!     cv.discard_data(); // its old contents are not uploaded
+//!     parallel_for_each!(cv.extent(), |idx: Index<2>| {
+//!         cv[idx] = av[idx] * bv[idx] + 1.0;
+//!     })?;
+//!     cv.synchronize()?; // the results back, with any error of the kernel
+//! }
+//! assert_eq!(c[33], 33.0 * 2.0 + 1.0);
 //!
-//! let tiled = Extent::new([25, 51]).tile::<4, 8>()?;
-//! assert_eq!(tiled.pad()?.extent(), Extent::new([28, 56]));
+//! // Or on an accelerator of your choice: here the CPU accelerator.
+//! let view = Accelerator::cpu().default_view();
+//! let squares = Array::<i32, 1>::new([8], &view)?;
+//! parallel_for_each!(view, squares.extent(), |idx: Index<1>| {
+//!     squares[idx] = idx[0] * idx[0];
+//! })?;
+//! assert_eq!(squares.to_vec()?, [0, 1, 4, 9, 16, 25, 36, 49]);
 //! # Ok::<(), amp_core::Error>(())
 //! ```
 
@@ -86,7 +107,7 @@ pub use extent::Extent;
 /// [`Accelerator::supports_half_precision`](crate::Accelerator::supports_half_precision)
 /// on GPUs. Inside kernels, `f16::from_f32(x)`, `h.to_f32()`, the
 /// arithmetic operators and comparisons are available
-/// (`docs/kernel-language.md`).
+/// ([`kernel_language`](crate::kernel_language), section 3).
 ///
 /// # Examples
 ///
@@ -227,6 +248,12 @@ pub mod prelude {
 
 #[doc(hidden)]
 pub mod __private;
+
+#[doc = include_str!("kernel_language.md")]
+pub mod kernel_language {}
+
+#[doc = include_str!("porting_guide.md")]
+pub mod porting_guide {}
 
 /// The crate README's example, compiled and run as a doc test.
 #[doc = include_str!("../README.md")]
