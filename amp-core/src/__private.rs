@@ -210,7 +210,7 @@ pub mod kernel {
         AtomicAccess, CpuView, IntoIndex, KernelValue, Load, ReinterpretAs, ReinterpretStore,
         Store, TileArray, TileMemory, Words, WritableAccess, ops, value,
     };
-    pub use crate::kernel::plain::{Own, PlainLoad, PlainRead, PlainView, Plan};
+    pub use crate::kernel::plain::{Own, PlainOwn, PlainRead, PlainView, Plan};
     pub use crate::kernel::{
         KernelSite, Split, Threaded, TiledNative, compiled_sources, last_tiled_cpu_form, launch,
         launch_plain, launch_tiled, lower_to_wgsl, native_kernel, native_plain_kernel,

@@ -11,10 +11,12 @@
 //!   with the kernel's index parameter; the index is injective over the
 //!   domain, so no two work items touch one element),
 //!
-//! it also emits a *plain* form of the body, in which those captures are
-//! [`PlainView`]s: plain loads and stores through a pointer, with no bounds
-//! check for accesses at the work item's own index (the launch checked once
-//! that the view covers the domain). The launch runs the plain form when
+//! it also emits a *plain* form of the body, in which the accesses of those
+//! captures at the work item's own index go through [`PlainView`]s: plain
+//! loads and stores through a pointer, with no bounds check (the launch
+//! checked once that the view covers the domain). Every other access is the
+//! atomic form's code, token for token, so that a mistake in the kernel is
+//! reported once: rustc merges identical errors of the two forms. The launch runs the plain form when
 //! its [`Plan`] obtains, without waiting, a pass of every memory's gate in
 //! the mode it needs (see `backend::cpu_gate`): a plain writer excludes
 //! every other access to its memory, this launch's other captures
@@ -29,7 +31,7 @@ use std::sync::Arc;
 
 use crate::backend::cpu_gate::{Mode, Pass};
 use crate::backend::storage::CpuMem;
-use crate::kernel::native::{CpuView, IntoIndex, Load};
+use crate::kernel::native::CpuView;
 use crate::{Access, Element, Extent, Index};
 
 /// The work item's own index in the plain form of a kernel: made only by
@@ -75,7 +77,6 @@ pub struct PlainView<T: Element, const N: usize> {
     /// Keeps the memory alive.
     _mem: Option<Arc<CpuMem>>,
     base: usize,
-    bounds: [i32; N],
     word_strides: [usize; N],
     _elem: PhantomData<T>,
 }
@@ -89,107 +90,52 @@ unsafe impl<T: Element, const N: usize> Send for PlainView<T, N> {}
 unsafe impl<T: Element, const N: usize> Sync for PlainView<T, N> {}
 
 impl<T: Element, const N: usize> PlainView<T, N> {
-    /// The word of the element at `idx`, which the launch proved in bounds
-    /// (the work item's own index, and the view covers the domain).
+    /// The word of the element at the own index, which the launch proved
+    /// in bounds (the view covers the domain).
     #[inline(always)]
-    fn own_word(&self, idx: Index<N>) -> usize {
+    fn own_word<const K: usize>(&self, own: &Own<'_, K>) -> usize {
+        // The plan grants plain views only for a domain of the view's rank;
+        // a body of another rank does not compile in the atomic form, and
+        // its plain form never runs.
+        assert!(K == N, "a plain view indexed with another rank");
         let mut w = self.base;
         for d in 0..N {
-            w += idx[d] as usize * self.word_strides[d];
+            w += own.idx[d] as usize * self.word_strides[d];
         }
         w
     }
+}
 
-    /// The word of the element at `idx`, checked.
-    #[inline(always)]
-    fn word(&self, idx: Index<N>) -> usize {
-        for d in 0..N {
-            if idx[d] as u32 >= self.bounds[d] as u32 {
-                out_of_bounds(idx, self.bounds);
-            }
-        }
-        self.own_word(idx)
-    }
+/// An access at the work item's own index in the plain form of a kernel.
+pub trait PlainOwn<const K: usize> {
+    /// The element type.
+    type Elem;
+    /// Reads the element at the work item's own index.
+    fn load_own(&self, own: &Own<'_, K>) -> Self::Elem;
+    /// Writes the element at the work item's own index.
+    fn store_own(&self, own: &Own<'_, K>, value: Self::Elem);
+}
+
+impl<T: Element, const N: usize, const K: usize> PlainOwn<K> for PlainView<T, N> {
+    type Elem = T;
 
     #[inline(always)]
-    fn read(&self, w: usize) -> T {
+    fn load_own(&self, own: &Own<'_, K>) -> T {
+        let w = self.own_word(own);
         // SAFETY: `w` is the first word of an element of the view, inside
-        // the memory (the view's layout lies in it; `word`/`own_word`);
-        // the plan's pass and the macro's proof exclude concurrent writes.
+        // the memory (the view's layout lies in it, and the own index lies
+        // in the domain, which the view covers); the plan's pass and the
+        // macro's proof exclude concurrent writes.
         unsafe { self.words.add(w).cast::<T>().read_unaligned() }
     }
 
-    /// Reads the element at the work item's own index.
     #[inline(always)]
-    pub fn load_own(&self, own: &Own<'_, N>) -> T {
-        self.read(self.own_word(own.idx))
-    }
-
-    /// Writes the element at the work item's own index.
-    #[inline(always)]
-    pub fn store_own(&self, own: &Own<'_, N>, value: T) {
-        let w = self.own_word(own.idx);
-        // SAFETY: as in `read`; only this work item accesses the element
-        // (the own index is injective and the plan's pass is exclusive).
+    fn store_own(&self, own: &Own<'_, K>, value: T) {
+        let w = self.own_word(own);
+        // SAFETY: as in `load_own`; only this work item accesses the
+        // element (the own index and the view's layout are injective, and
+        // the plain writer's pass excludes every other access).
         unsafe { self.words.add(w).cast::<T>().write_unaligned(value) }
-    }
-
-    /// Reads the element at `idx`.
-    ///
-    /// # Panics
-    ///
-    /// If `idx` is out of bounds (the launch reports it as an error).
-    #[inline(always)]
-    pub fn load(&self, idx: impl IntoIndex<N>) -> T {
-        self.read(self.word(idx.into_index()))
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn out_of_bounds<const N: usize>(idx: Index<N>, bounds: [i32; N]) -> ! {
-    panic!(
-        "kernel index {idx} is out of bounds of extent {}",
-        Extent::new(bounds)
-    )
-}
-
-/// A load in the plain form of a kernel: `name[i]` of a capture the plan
-/// reads plainly (a container) or by value (an `Index`, an `Extent`).
-pub trait PlainLoad<I> {
-    /// What the load gives.
-    type Output;
-    /// The element or component at `idx`.
-    fn plain_load(&self, idx: I) -> Self::Output;
-}
-
-impl<T: Element, const N: usize, I: IntoIndex<N>> PlainLoad<I> for PlainView<T, N> {
-    type Output = T;
-    #[inline(always)]
-    fn plain_load(&self, idx: I) -> T {
-        self.load(idx)
-    }
-}
-
-impl<const N: usize, I> PlainLoad<I> for Index<N>
-where
-    Index<N>: Load<I>,
-{
-    type Output = <Index<N> as Load<I>>::Output;
-    #[inline(always)]
-    fn plain_load(&self, idx: I) -> Self::Output {
-        Load::load_at(*self, idx)
-    }
-}
-
-impl<const N: usize, I> PlainLoad<I> for Extent<N>
-where
-    Extent<N>: Load<I>,
-{
-    type Output = <Extent<N> as Load<I>>::Output;
-    #[inline(always)]
-    fn plain_load(&self, idx: I) -> Self::Output {
-        Load::load_at(*self, idx)
     }
 }
 
@@ -198,33 +144,27 @@ where
 pub trait PlainRead<const M: usize> {
     /// What the plain form's body gets.
     type Plain;
-    /// Asks `plan` for read access (`own_loads`: the body reads it at the
-    /// work item's own index without a check).
-    fn plain_read(&self, plan: &mut Plan<'_, M>, capture: usize, own_loads: bool) -> Self::Plain;
+    /// Asks `plan` for plain read access at the work item's own index.
+    fn plain_read(&self, plan: &mut Plan<'_, M>, capture: usize) -> Self::Plain;
 }
 
 impl<T: Element, const N: usize, A: Access, const M: usize> PlainRead<M> for &CpuView<T, N, A> {
     type Plain = PlainView<T, N>;
-    fn plain_read(
-        &self,
-        plan: &mut Plan<'_, M>,
-        capture: usize,
-        own_loads: bool,
-    ) -> PlainView<T, N> {
-        plan.view(self, capture, Mode::PlainRead, own_loads)
+    fn plain_read(&self, plan: &mut Plan<'_, M>, capture: usize) -> PlainView<T, N> {
+        plan.view(self, capture, Mode::PlainRead)
     }
 }
 
 impl<const N: usize, const M: usize> PlainRead<M> for Index<N> {
     type Plain = Index<N>;
-    fn plain_read(&self, _: &mut Plan<'_, M>, _: usize, _: bool) -> Index<N> {
+    fn plain_read(&self, _: &mut Plan<'_, M>, _: usize) -> Index<N> {
         *self
     }
 }
 
 impl<const N: usize, const M: usize> PlainRead<M> for Extent<N> {
     type Plain = Extent<N>;
-    fn plain_read(&self, _: &mut Plan<'_, M>, _: usize, _: bool) -> Extent<N> {
+    fn plain_read(&self, _: &mut Plan<'_, M>, _: usize) -> Extent<N> {
         *self
     }
 }
@@ -259,7 +199,7 @@ impl<'m, const M: usize> Plan<'m, M> {
         view: &CpuView<T, N, A>,
         capture: usize,
     ) -> PlainView<T, N> {
-        self.view(view, capture, Mode::PlainWrite, true)
+        self.view(view, capture, Mode::PlainWrite)
     }
 
     /// Asks for plain access to `view` in `mode`; the view is unusable
@@ -269,13 +209,11 @@ impl<'m, const M: usize> Plan<'m, M> {
         view: &CpuView<T, N, A>,
         capture: usize,
         mode: Mode,
-        own_accesses: bool,
     ) -> PlainView<T, N> {
         let refused = PlainView {
             words: std::ptr::null_mut(),
             _mem: None,
             base: 0,
-            bounds: [0; N],
             word_strides: [0; N],
             _elem: PhantomData,
         };
@@ -289,7 +227,7 @@ impl<'m, const M: usize> Plan<'m, M> {
             matches!(self.mems.get(capture), Some(Some((m, _))) if Arc::ptr_eq(m, parts.mem));
         if !self.granted
             || !size_of::<T>().is_multiple_of(4)
-            || (own_accesses && !covers)
+            || !covers
             || (mode == Mode::PlainWrite
                 && !injective(&parts.bounds, &parts.word_strides, size_of::<T>() / 4))
             || !same
@@ -314,7 +252,6 @@ impl<'m, const M: usize> Plan<'m, M> {
             words: mem.words_held().as_ptr().cast_mut().cast::<u32>(),
             _mem: Some(Arc::clone(mem)),
             base: parts.base,
-            bounds: parts.bounds,
             word_strides: parts.word_strides,
             _elem: PhantomData,
         }
@@ -390,4 +327,24 @@ pub(crate) struct PlainParts<'v, const N: usize> {
     pub(crate) base: usize,
     pub(crate) bounds: [i32; N],
     pub(crate) word_strides: [usize; N],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::injective;
+
+    #[test]
+    fn row_major_layouts_and_sections_are_injective_overlaps_are_not() {
+        // A dense 3x4 array of one-word elements.
+        assert!(injective(&[3, 4], &[4, 1], 1));
+        // A section of its middle columns (rows still 4 words apart).
+        assert!(injective(&[3, 2], &[4, 1], 1));
+        // Rows that overlap: 4 elements per row, 2 words apart.
+        assert!(!injective(&[3, 4], &[2, 1], 1));
+        // Two-word elements one word apart.
+        assert!(!injective(&[5], &[1], 2));
+        assert!(injective(&[5], &[2], 2));
+        // A dimension of one is never stepped along.
+        assert!(injective(&[1, 4], &[0, 1], 1));
+    }
 }

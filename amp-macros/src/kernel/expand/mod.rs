@@ -155,32 +155,27 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             },
             &k.body,
         );
+        // Captures with plain views: read and written at the own index
+        // (`Own`), or read there (`Read { own: true }`); the others keep
+        // their atomic passes.
+        let viewed = |u: &Use| matches!(u, Use::Own | Use::Read { own: true });
         let asks = uses.iter().enumerate().filter_map(|(i, u)| {
-            let plain = plain_name(i as u32);
             let ix = syn::Index::from(i);
             let native = quote!(::amp_core::__private::kernel::BindNative::native(&__amp_caps.#ix));
             match u {
                 Use::Own => Some(quote! {
                     __amp_plan.own(#native, #i)
                 }),
-                Use::Read { own } => Some(quote! {
-                    ::amp_core::__private::kernel::PlainRead::plain_read(&#native, __amp_plan, #i, #own)
+                Use::Read { own: true } => Some(quote! {
+                    ::amp_core::__private::kernel::PlainRead::plain_read(&#native, __amp_plan, #i)
                 }),
-                _ => {
-                    let _ = plain;
-                    None
-                }
+                _ => None,
             }
         });
         let plain_binds = uses.iter().enumerate().filter_map(|(i, u)| {
             let plain = plain_name(i as u32);
-            let k = syn::Index::from(
-                uses[..i]
-                    .iter()
-                    .filter(|u| matches!(u, Use::Own | Use::Read { .. }))
-                    .count(),
-            );
-            matches!(u, Use::Own | Use::Read { .. }).then(|| {
+            let k = syn::Index::from(uses[..i].iter().filter(|u| viewed(u)).count());
+            viewed(u).then(|| {
                 quote! {
                     #[allow(unused_variables)]
                     let #plain = &__amp_plain.#k;

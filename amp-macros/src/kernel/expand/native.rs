@@ -48,7 +48,7 @@ pub(crate) struct Cx<'a> {
 /// The plain form's use of capture `c`, if it has a plain view.
 fn plain_use(cx: Cx<'_>, c: u32) -> Option<Use> {
     match cx.plain?.get(c as usize)? {
-        u @ (Use::Own | Use::Read { .. }) => Some(*u),
+        u @ (Use::Own | Use::Read { own: true }) => Some(*u),
         _ => None,
     }
 }
@@ -361,20 +361,19 @@ fn native_assign(
                 #assign
             })
         }
-        Place::Element(c, _, idx) if plain_use(cx, *c) == Some(Use::Own) && is_own(idx) => {
-            let plain = plain_name(*c);
+        Place::Element(c, name, idx) if plain_use(cx, *c) == Some(Use::Own) && is_own(idx) => {
+            let plain = proc_macro2::Ident::new(&plain_name(*c).to_string(), name.span());
+            let store = kpath("PlainOwn::store_own");
+            let load = kpath("PlainOwn::load_own");
             let v = match op {
                 None => quote!(__amp_v),
-                Some(op) => native_binary(
-                    op,
-                    quote!(#plain.load_own(&__amp_own)),
-                    quote!(__amp_v),
-                    span,
-                ),
+                Some(op) => {
+                    native_binary(op, quote!(#load(#plain, &__amp_own)), quote!(__amp_v), span)
+                }
             };
             quote_spanned!(span=> {
                 let __amp_v = #value;
-                #plain.store_own(&__amp_own, #v);
+                #store(#plain, &__amp_own, #v);
             })
         }
         Place::Element(_, name, idx) | Place::TileElement(_, name, idx) => {
@@ -730,14 +729,19 @@ fn native_load(
     idx: &[Expr],
     span: Span,
 ) -> TokenStream {
-    if let Some(u) = plain_use(cx, c) {
-        let plain = plain_name(c);
-        if u == Use::Own || is_own(idx) && u == (Use::Read { own: true }) {
-            return quote_spanned!(span=> #plain.load_own(&__amp_own));
-        }
-        let index = native_index(cx, idx);
-        let load = kpath("PlainLoad::plain_load");
-        return quote_spanned!(span=> #load(#plain, #index));
+    // In the plain form, own-index reads of a plain capture; every other
+    // access is the atomic form's code, token for token, so that a mistake
+    // in the kernel is reported once (rustc merges identical errors).
+    if plain_use(cx, c).is_some() && is_own(idx) {
+        let plain = proc_macro2::Ident::new(&plain_name(c).to_string(), name.span());
+        let load: TokenStream = kpath("PlainOwn::load_own")
+            .into_iter()
+            .map(|mut t| {
+                t.set_span(span);
+                t
+            })
+            .collect();
+        return quote_spanned!(span=> #load(#plain, &__amp_own));
     }
     let index = native_index(cx, idx);
     // Through a trait: the capture may also be an `Index`/`Extent`
