@@ -299,6 +299,48 @@ pub fn measure(kernel: Kernel) -> Result<Resources> {
 }
 
 #[cfg(feature = "wgsl")]
+/// What the CPU accelerator needs to know of a kernel: its resources, and
+/// the captures declared writable that it never writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NativeNeeds {
+    /// Local and `tile_static` memory, as [`measure`] gives them.
+    pub resources: Resources,
+    /// Container captures declared read-write that no statement of the
+    /// kernel (or of a function instance it calls) writes: a launch need
+    /// not save them for a rollback, and may share them with plain readers.
+    pub unwritten: Vec<usize>,
+}
+
+#[cfg(feature = "wgsl")]
+/// [`measure`], and the writable captures the kernel never writes (the IR
+/// analysis behind the read-only demotion of GPU bindings).
+///
+/// # Errors
+///
+/// As [`measure`].
+pub fn measure_native(kernel: Kernel) -> Result<NativeNeeds> {
+    let mut kernel = kernel;
+    let mut types = typeck::check(&mut kernel)?;
+    let resources = resources::measure(&kernel, &types)?;
+    if passes::has_forced_unroll(&kernel.body) {
+        passes::optimize(&mut kernel, &mut types)?;
+    }
+    let written = passes::written_captures(&kernel.body);
+    let unwritten = (0..kernel.captures.len())
+        .filter(|&i| {
+            matches!(
+                kernel.captures[i].1,
+                CaptureKind::Container { writable: true, .. }
+            ) && !written.contains(&(i as u32))
+        })
+        .collect();
+    Ok(NativeNeeds {
+        resources,
+        unwritten,
+    })
+}
+
+#[cfg(feature = "wgsl")]
 /// The WGSL type of a kernel type (as the writer declares it).
 pub fn type_wgsl(t: &Type) -> String {
     wgsl::type_wgsl(t)

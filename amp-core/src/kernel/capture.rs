@@ -50,7 +50,8 @@ pub enum ScalarValue {
 /// compile error at the capture.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel",
-    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64`, `bool`, short-vector, `Index` or `Extent` values (by copy); in generic code, bound a captured type parameter by `amp_core::Number`, `Float` or `Integer`"
+    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64`, `bool`, short-vector, `Index` or `Extent` values (by copy); in generic code, bound a captured type parameter by `amp_core::Number`, `Float` or `Integer`",
+    note = "host data (a `Vec`, a slice) goes in through a view made outside the kernel: `let w = ArrayView::new([n], &data)?;`, then use `w[idx]` in the kernel"
 )]
 pub trait Capture {
     /// What the native (CPU) form of the body sees.
@@ -161,6 +162,7 @@ impl<T: Element, const N: usize> Capture for Array<T, N> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: Capture + ?Sized> Capture for &T {
     type Cpu = T::Cpu;
     fn kind(&self) -> CaptureKind {
@@ -176,6 +178,7 @@ impl<T: Capture + ?Sized> Capture for &T {
 
 /// An `Arc<Array<T, N>>` (an array shared between threads) is captured as
 /// the array it holds, as `&Array` is.
+#[diagnostic::do_not_recommend]
 impl<T: Capture + ?Sized> Capture for Arc<T> {
     type Cpu = T::Cpu;
     fn kind(&self) -> CaptureKind {
@@ -191,6 +194,7 @@ impl<T: Capture + ?Sized> Capture for Arc<T> {
 
 macro_rules! scalar_capture {
     ($($t:ty => $s:ident),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl Capture for $t {
             type Cpu = $t;
             fn kind(&self) -> CaptureKind {
@@ -207,6 +211,7 @@ scalar_capture!(i32 => I32, u32 => U32, f32 => F32, f64 => F64, bool => Bool);
 
 /// An `f16` travels as the `f32` of the same value (exact both ways).
 #[cfg(feature = "half")]
+#[diagnostic::do_not_recommend]
 impl Capture for half::f16 {
     type Cpu = half::f16;
     fn kind(&self) -> CaptureKind {
@@ -271,6 +276,7 @@ scalar_native!(
 
 macro_rules! vector_capture {
     ($($t:ident),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl Capture for crate::$t {
             type Cpu = crate::$t;
             fn kind(&self) -> CaptureKind {
@@ -322,6 +328,7 @@ fn geometry_words<const N: usize>(components: [i32; N], what: &str) -> Result<Sc
     })
 }
 
+#[diagnostic::do_not_recommend]
 impl<const N: usize> Capture for crate::Index<N> {
     type Cpu = crate::Index<N>;
     fn kind(&self) -> CaptureKind {
@@ -335,6 +342,7 @@ impl<const N: usize> Capture for crate::Index<N> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<const N: usize> Capture for crate::Extent<N> {
     type Cpu = crate::Extent<N>;
     fn kind(&self) -> CaptureKind {

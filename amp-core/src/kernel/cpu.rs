@@ -336,28 +336,25 @@ impl<E: crate::Element, const D: usize> LocalTile<E, D> {
     }
 
     #[inline(always)]
+    #[track_caller]
     fn at(&self, idx: Index<D>) -> usize {
         let mut linear = 0usize;
         for d in 0..D {
             if idx[d] as u32 as usize >= self.dims[d] {
-                self.out_of_bounds(idx);
+                native::out_of_bounds(
+                    format_args!("tile_static index {idx}"),
+                    format_args!("{:?}", self.dims),
+                    std::panic::Location::caller(),
+                );
             }
             linear = linear * self.dims[d] + idx[d] as usize;
         }
         linear
     }
 
-    #[cold]
-    #[inline(never)]
-    fn out_of_bounds(&self, idx: Index<D>) -> ! {
-        panic!(
-            "tile_static index {idx} is out of bounds of {:?}",
-            self.dims
-        )
-    }
-
     /// Reads the element at `idx`.
     #[inline(always)]
+    #[track_caller]
     pub fn load(&self, idx: impl native::IntoIndex<D>) -> E {
         self.cells[self.at(idx.into_index())].get()
     }
@@ -366,6 +363,7 @@ impl<E: crate::Element, const D: usize> LocalTile<E, D> {
 #[diagnostic::do_not_recommend]
 impl<E: crate::Element, const D: usize> native::Store<E, D> for LocalTile<E, D> {
     #[inline(always)]
+    #[track_caller]
     fn store(&self, idx: impl native::IntoIndex<D>, value: E) {
         self.cells[self.at(idx.into_index())].set(value);
     }
@@ -374,6 +372,7 @@ impl<E: crate::Element, const D: usize> native::Store<E, D> for LocalTile<E, D> 
 #[diagnostic::do_not_recommend]
 impl<E: crate::Element, const D: usize> native::AtomicAccess<E, D> for LocalTile<E, D> {
     #[inline(always)]
+    #[track_caller]
     fn atomic(&self, idx: impl native::IntoIndex<D>) -> crate::atomic::AtomicRef<'_, E> {
         crate::atomic::AtomicRef::local(&self.cells[self.at(idx.into_index())])
     }

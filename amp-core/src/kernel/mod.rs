@@ -155,12 +155,13 @@ pub(crate) fn lower(
 
 /// What the native form of each kernel needs (and whether it may run at
 /// all), measured on the first launch on the CPU accelerator.
-static CPU_KERNELS: Mutex<Option<HashMap<KernelKey, Result<Resources>>>> = Mutex::new(None);
+static CPU_KERNELS: Mutex<Option<HashMap<KernelKey, Result<amp_ir::NativeNeeds>>>> =
+    Mutex::new(None);
 
 /// Types and measures `kernel` for the CPU accelerator: the same checks as
 /// for a GPU (types, recursion, sizes), without writing WGSL.
-fn measure_native(kernel: Kernel) -> Result<Resources> {
-    Ok(amp_ir::measure(kernel)?)
+fn measure_native(kernel: Kernel) -> Result<amp_ir::NativeNeeds> {
+    Ok(amp_ir::measure_native(kernel)?)
 }
 
 /// Refuses a kernel that needs more than `view`'s accelerator has: more
@@ -1101,6 +1102,10 @@ where
                     }
                 }
             }?;
+            let amp_ir::NativeNeeds {
+                resources: needs,
+                unwritten,
+            } = needs;
             check_resources(&needs, &view, site)?;
             let (bound, native) = captures.bind_all(&view)?;
             let native =
@@ -1130,16 +1135,40 @@ where
                 })
                 .collect();
             let mems = written.iter().map(|(m, _)| Arc::clone(m)).collect();
-            let written = if infallible { Vec::new() } else { written };
+            // Saved: what the kernel writes (not every view declared
+            // read-write: a kernel that reads a large `Array` through its
+            // read-write view copied all of it per launch).
+            let written = if infallible {
+                Vec::new()
+            } else {
+                bound
+                    .iter()
+                    .zip(&kinds)
+                    .enumerate()
+                    .filter_map(|(i, (b, kind))| match (b, kind) {
+                        (
+                            BoundOrScalar::Container(c),
+                            CaptureKind::Container { writable: true, .. },
+                        ) if !unwritten.contains(&i) => match &c.binding {
+                            Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), byte_runs(c))),
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect()
+            };
             // Every container's memory, and whether the atomic form may
             // write it: the passes the launch takes (see `plain`).
             let gates = bound
                 .iter()
                 .zip(&kinds)
-                .map(|(b, kind)| match (b, kind) {
+                .enumerate()
+                .map(|(i, (b, kind))| match (b, kind) {
                     (BoundOrScalar::Container(c), CaptureKind::Container { writable, .. }) => {
                         match &c.binding {
-                            Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), *writable)),
+                            Some(DeviceBinding::Cpu(mem)) => {
+                                Some((Arc::clone(mem), *writable && !unwritten.contains(&i)))
+                            }
                             _ => None,
                         }
                     }

@@ -74,25 +74,21 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
 
     /// The first unit of the element at `idx`.
     #[inline(always)]
+    #[track_caller]
     fn word(&self, idx: Index<N>) -> usize {
         let mut w = self.base;
         for d in 0..N {
             // One unsigned comparison covers negative components too.
             if idx[d] as u32 >= self.bounds[d] as u32 {
-                self.out_of_bounds(idx);
+                out_of_bounds(
+                    format_args!("kernel index {idx}"),
+                    format_args!("extent {}", crate::Extent::new(self.bounds)),
+                    std::panic::Location::caller(),
+                );
             }
             w += idx[d] as usize * self.word_strides[d];
         }
         w
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn out_of_bounds(&self, idx: Index<N>) -> ! {
-        panic!(
-            "kernel index {idx} is out of bounds of extent {}",
-            crate::Extent::new(self.bounds)
-        )
     }
 
     /// Reads the element at `idx`.
@@ -101,9 +97,29 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     ///
     /// If `idx` is out of bounds (the launch reports it as an error).
     #[inline]
+    #[track_caller]
     pub fn load(&self, idx: impl IntoIndex<N>) -> T {
         load_elem(self.mem.words_held(), self.word(idx.into_index()))
     }
+}
+
+/// Stops the work item at an out-of-bounds access: the launch reports
+/// `what` out of bounds of `of` at the access's own line (`at`: the kernel
+/// code, through `#[track_caller]`). It unwinds without the panic hook, so
+/// that nothing but the launch's error is printed.
+#[cold]
+#[inline(never)]
+pub(crate) fn out_of_bounds(
+    what: std::fmt::Arguments<'_>,
+    of: std::fmt::Arguments<'_>,
+    at: &std::panic::Location<'_>,
+) -> ! {
+    std::panic::resume_unwind(Box::new(format!(
+        "{what} is out of bounds of {of} at {}:{}:{}",
+        at.file(),
+        at.line(),
+        at.column()
+    )))
 }
 
 /// Types made of 4-byte scalars with no padding, which views made with
@@ -158,6 +174,7 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
     /// The memory word holding word `j` of the value `k` of a view of `W`
     /// words per value over this one's elements in row-major order (the
     /// elements' words: `T` is [`Words`] wherever a kernel compiles).
+    #[track_caller]
     fn reinterpreted_word(&self, k: i32, w: usize, j: usize) -> usize {
         let p = k.wrapping_mul(w as i32).wrapping_add(j as i32);
         let v = (std::mem::size_of::<T>() / 4).max(1) as i32;
@@ -199,6 +216,7 @@ pub trait ReinterpretAs: Copy {
 }
 
 impl<T: Element, const N: usize, A: Access> ReinterpretAs for &CpuView<T, N, A> {
+    #[track_caller]
     fn reinterpret_load<U: Words>(self, k: impl WordIndex, _: U) -> U {
         let k = k.position();
         let mut out = U::zeroed();
@@ -228,6 +246,7 @@ pub trait ReinterpretStore: Copy {
 // Every access and element type, as `Store` (`assert_reinterpretable`
 // refuses other element types where the kernel is written).
 impl<T: Element, const N: usize, A: Access> ReinterpretStore for &CpuView<T, N, A> {
+    #[track_caller]
     fn reinterpret_store<U: Words>(self, value: U, k: impl WordIndex) {
         let k = k.position();
         assert!(A::WRITABLE, "a kernel wrote a read-only view");
@@ -258,6 +277,7 @@ pub trait Load<I>: Copy {
 impl<T: Element, const N: usize, A: Access, I: IntoIndex<N>> Load<I> for &CpuView<T, N, A> {
     type Output = T;
     #[inline(always)]
+    #[track_caller]
     fn load_at(self, idx: I) -> T {
         self.load(idx)
     }
@@ -379,6 +399,7 @@ impl WritableAccess for ReadWrite {}
 // guards the CPU form's memory all the same.
 impl<T: Element, const N: usize, A: Access> Store<T, N> for CpuView<T, N, A> {
     #[inline]
+    #[track_caller]
     fn store(&self, idx: impl IntoIndex<N>, value: T) {
         assert!(A::WRITABLE, "a kernel wrote a read-only view");
         store_elem(self.mem.words_held(), self.word(idx.into_index()), value);
@@ -401,6 +422,7 @@ pub trait AtomicAccess<T, const N: usize> {
 // Every access, as `Store`.
 impl<T: Element, const N: usize, A: Access> AtomicAccess<T, N> for CpuView<T, N, A> {
     #[inline]
+    #[track_caller]
     fn atomic(&self, idx: impl IntoIndex<N>) -> crate::atomic::AtomicRef<'_, T> {
         assert!(A::WRITABLE, "a kernel wrote a read-only view");
         let w = self.word(idx.into_index());
@@ -477,15 +499,18 @@ pub struct TileArray<'m, E: Element, const D: usize> {
 
 impl<E: Element, const D: usize> TileArray<'_, E, D> {
     /// The units (see [`unit`]) of the element at `idx`.
+    #[track_caller]
     fn word_range(&self, idx: &Index<D>) -> std::ops::Range<usize> {
         let mut linear = 0usize;
         for d in 0..D {
             let i = idx[d];
-            assert!(
-                i >= 0 && (i as usize) < self.dims[d],
-                "tile_static index {idx} is out of bounds of {:?}",
-                self.dims
-            );
+            if i < 0 || i as usize >= self.dims[d] {
+                out_of_bounds(
+                    format_args!("tile_static index {idx}"),
+                    format_args!("{:?}", self.dims),
+                    std::panic::Location::caller(),
+                );
+            }
             linear = linear * self.dims[d] + i as usize;
         }
         let w = size_of::<E>() / unit::<E>();
@@ -493,6 +518,7 @@ impl<E: Element, const D: usize> TileArray<'_, E, D> {
     }
 
     /// Reads the element at `idx`.
+    #[track_caller]
     pub fn load(&self, idx: impl IntoIndex<D>) -> E {
         load_elem(self.words, self.word_range(&idx.into_index()).start)
     }
@@ -500,6 +526,7 @@ impl<E: Element, const D: usize> TileArray<'_, E, D> {
 
 #[diagnostic::do_not_recommend]
 impl<E: Element, const D: usize> Store<E, D> for TileArray<'_, E, D> {
+    #[track_caller]
     fn store(&self, idx: impl IntoIndex<D>, value: E) {
         store_elem(self.words, self.word_range(&idx.into_index()).start, value);
     }

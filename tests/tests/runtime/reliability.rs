@@ -383,3 +383,45 @@ fn a_refused_batch_is_reported() {
         assert_eq!(a.to_vec().unwrap(), [2, 4, 6, 8], "{acc}");
     }
 }
+
+/// An out-of-bounds access on the CPU accelerator is one error, with the
+/// line of the access itself (not only the kernel's), and nothing printed
+/// through the panic hook: the work item stops without a panic message.
+#[test]
+fn an_out_of_bounds_access_names_its_own_line_and_prints_nothing() {
+    use std::sync::{Arc, Mutex};
+    let heard: Arc<Mutex<Vec<String>>> = Arc::default();
+    let previous = Arc::new(std::panic::take_hook());
+    {
+        let (heard, previous) = (heard.clone(), previous.clone());
+        std::panic::set_hook(Box::new(move |info| {
+            heard.lock().unwrap().push(info.to_string());
+            previous(info);
+        }));
+    }
+    let mut rng = amp_tests::Rng::new(9430);
+    let n = 300;
+    let input = i32s(&mut rng, n, -1000, 1000);
+    let mut out = vec![POISON_I32; n];
+    let view = Accelerator::cpu().create_view(QueuingMode::Immediate);
+    let a = ArrayView::new([n as i32], &input).unwrap();
+    let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+    let line = line!() + 2;
+    let err = parallel_for_each!(view, o.extent(), |i: Index<1>| {
+        o[i] = a[i + 1] * 2;
+    })
+    .unwrap_err()
+    .to_string();
+    drop(std::panic::take_hook());
+    let expected = format!("{}:{line}:", file!());
+    assert!(err.contains("out of bounds"), "{err}");
+    assert!(err.contains(&expected), "{err} does not name {expected}");
+    let printed: Vec<String> = heard
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|m| m.contains("out of bounds of extent"))
+        .cloned()
+        .collect();
+    assert!(printed.is_empty(), "the panic hook printed {printed:?}");
+}
