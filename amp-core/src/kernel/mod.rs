@@ -1162,13 +1162,13 @@ where
             let gates = bound
                 .iter()
                 .zip(&kinds)
-                .enumerate()
-                .map(|(i, (b, kind))| match (b, kind) {
+                .map(|(b, kind)| match (b, kind) {
                     (BoundOrScalar::Container(c), CaptureKind::Container { writable, .. }) => {
                         match &c.binding {
-                            Some(DeviceBinding::Cpu(mem)) => {
-                                Some((Arc::clone(mem), *writable && !unwritten.contains(&i)))
-                            }
+                            // Declared, not analysed: a pass's mode is part of
+                            // the soundness argument (see `plain`), which
+                            // does not rest on the IR analysis.
+                            Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), *writable)),
                             _ => None,
                         }
                     }
