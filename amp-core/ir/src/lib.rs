@@ -307,7 +307,7 @@ pub struct NativeNeeds {
     pub resources: Resources,
     /// Container captures declared read-write that no statement of the
     /// kernel (or of a function instance it calls) writes: a launch need
-    /// not save them for a rollback, and may share them with plain readers.
+    /// not save them for a rollback.
     pub unwritten: Vec<usize>,
 }
 
