@@ -411,6 +411,7 @@ where
         move |native, needs, infallible, mems| {
             Box::new(move || {
                 let local_bytes = needs.local_bytes;
+                log::debug!("kernel {}: the atomic form runs", site.span);
                 let _passes = plain::enter_atomic(&mems);
                 cpu::run_native(site, domain, total, local_bytes, infallible, &native, &cpu)
             })
@@ -492,6 +493,7 @@ where
                 );
                 if let Some(result) = ran {
                     PLAIN_LAUNCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    log::debug!("kernel {}: the plain form ran", site.span);
                     return result;
                 }
                 log::debug!(
@@ -1184,10 +1186,19 @@ where
                     if let Some(stop) = cancel::current().and_then(|t| t.check()) {
                         return Err(stop.error(&format!("the kernel at {}", site.span)));
                     }
-                    let started = timing.as_ref().map(|_| std::time::Instant::now());
+                    let logged = log::log_enabled!(log::Level::Debug);
+                    let started = (timing.is_some() || logged).then(std::time::Instant::now);
                     run_transactionally(&written, body)?;
-                    if let (Some(timing), Some(started)) = (timing, started) {
-                        timing.push_cpu(site.span, started.elapsed());
+                    if let Some(started) = started {
+                        let elapsed = started.elapsed();
+                        if let Some(timing) = timing {
+                            timing.push_cpu(site.span, elapsed);
+                        }
+                        log::debug!(
+                            "kernel {} ran on the CPU accelerator in {:.3} ms",
+                            site.span,
+                            elapsed.as_secs_f64() * 1e3
+                        );
                     }
                     Ok(())
                 },
