@@ -342,8 +342,10 @@ impl<E: crate::Element, const D: usize> LocalTile<E, D> {
         for d in 0..D {
             if idx[d] as u32 as usize >= self.dims[d] {
                 native::out_of_bounds(
-                    format_args!("tile_static index {idx}"),
-                    format_args!("{:?}", self.dims),
+                    "tile_static index",
+                    idx,
+                    "dimensions",
+                    self.dims,
                     std::panic::Location::caller(),
                 );
             }

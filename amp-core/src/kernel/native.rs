@@ -81,8 +81,10 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
             // One unsigned comparison covers negative components too.
             if idx[d] as u32 >= self.bounds[d] as u32 {
                 out_of_bounds(
-                    format_args!("kernel index {idx}"),
-                    format_args!("extent {}", crate::Extent::new(self.bounds)),
+                    "kernel index",
+                    idx,
+                    "extent",
+                    self.bounds.map(|b| b as usize),
                     std::panic::Location::caller(),
                 );
             }
@@ -104,18 +106,24 @@ impl<T: Element, const N: usize, A: Access> CpuView<T, N, A> {
 }
 
 /// Stops the work item at an out-of-bounds access: the launch reports
-/// `what` out of bounds of `of` at the access's own line (`at`: the kernel
-/// code, through `#[track_caller]`). It unwinds without the panic hook, so
-/// that nothing but the launch's error is printed.
+/// `what` (`"kernel index"`, `"tile_static index"`) `idx` out of bounds of
+/// `of` (`"extent"`, `"dimensions"`) `bounds` at the access's own line (`at`: the kernel code, through
+/// `#[track_caller]`). It unwinds without the panic hook, so that nothing
+/// but the launch's error is printed. Everything is passed by value: the
+/// hot path never takes the index's address.
 #[cold]
 #[inline(never)]
-pub(crate) fn out_of_bounds(
-    what: std::fmt::Arguments<'_>,
-    of: std::fmt::Arguments<'_>,
-    at: &std::panic::Location<'_>,
+pub(crate) fn out_of_bounds<const N: usize>(
+    what: &'static str,
+    idx: Index<N>,
+    of: &'static str,
+    bounds: [usize; N],
+    at: &'static std::panic::Location<'static>,
 ) -> ! {
+    let bounds: Vec<String> = bounds.iter().map(|b| b.to_string()).collect();
     std::panic::resume_unwind(Box::new(format!(
-        "{what} is out of bounds of {of} at {}:{}:{}",
+        "{what} {idx} is out of bounds of {of} [{}] at {}:{}:{}",
+        bounds.join(", "),
         at.file(),
         at.line(),
         at.column()
@@ -506,8 +514,10 @@ impl<E: Element, const D: usize> TileArray<'_, E, D> {
             let i = idx[d];
             if i < 0 || i as usize >= self.dims[d] {
                 out_of_bounds(
-                    format_args!("tile_static index {idx}"),
-                    format_args!("{:?}", self.dims),
+                    "tile_static index",
+                    *idx,
+                    "dimensions",
+                    self.dims,
                     std::panic::Location::caller(),
                 );
             }

@@ -420,7 +420,7 @@ fn an_out_of_bounds_access_names_its_own_line_and_prints_nothing() {
         .lock()
         .unwrap()
         .iter()
-        .filter(|m| m.contains("out of bounds of extent"))
+        .filter(|m| m.contains("is out of bounds of"))
         .cloned()
         .collect();
     assert!(printed.is_empty(), "the panic hook printed {printed:?}");
