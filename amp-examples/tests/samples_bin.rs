@@ -74,3 +74,20 @@ fn refuses_bad_arguments() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("radius 64"), "{err}");
 }
+
+/// `samples --help` (and `-h`) prints the usage to stdout, with how to pick
+/// an accelerator, and exits 0 without running anything.
+#[test]
+fn help_goes_to_stdout_and_succeeds() {
+    for flag in ["--help", "-h"] {
+        let (code, out, err) = samples(&[flag], Some("cpu"));
+        assert_eq!(code, 0, "{flag}: {out}{err}");
+        assert!(out.contains("usage: samples"), "{flag}: {out}");
+        assert!(out.contains("AMP_DEFAULT_ACCELERATOR"), "{flag}: {out}");
+        assert!(
+            !out.lines().any(|l| l.starts_with("accelerator: ")),
+            "{flag} ran the samples: {out}"
+        );
+        assert!(err.is_empty(), "{flag}: {err}");
+    }
+}
