@@ -107,7 +107,7 @@ pub use extent::Extent;
 /// [`Accelerator::supports_half_precision`](crate::Accelerator::supports_half_precision)
 /// on GPUs. Inside kernels, `f16::from_f32(x)`, `h.to_f32()`, the
 /// arithmetic operators and comparisons are available
-/// ([`kernel_language`](crate::kernel_language), section 3).
+/// ([`kernel_language`], section 3).
 ///
 /// # Examples
 ///

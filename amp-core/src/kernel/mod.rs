@@ -421,7 +421,7 @@ where
 
 /// A non-tiled kernel's plain form: `prepare` asks the launch's plan for
 /// the captures the body reads or writes with plain memory, `body` runs one
-/// work item with them (see [`plain`]).
+/// work item with them (the module docs of `kernel/plain.rs`).
 pub fn native_plain_kernel<const N: usize, C, P, Prep, F>(
     _captures: &C,
     prepare: Prep,
