@@ -483,13 +483,18 @@ pub trait Reshape<const N: usize>: Copy {
     fn delinearize(self, k: i32) -> crate::Index<N>;
 }
 
+#[track_caller]
 fn linearize<const N: usize>(e: [i32; N], idx: crate::Index<N>) -> i32 {
     // As every container access on the CPU accelerator: an index outside
-    // the view's extent fails the kernel (a GPU reads some element).
+    // the view's extent fails the kernel (a GPU reads some element), with
+    // the access's own line.
     if (0..N).any(|d| idx[d] as u32 >= e[d] as u32) {
-        panic!(
-            "kernel index {idx} is out of bounds of extent {}",
-            crate::Extent::new(e)
+        crate::kernel::native::out_of_bounds(
+            "kernel index",
+            idx,
+            "extent",
+            e.map(|b| b as usize),
+            std::panic::Location::caller(),
         );
     }
     let mut acc = if N > 0 { idx[0] } else { 0 };
@@ -502,6 +507,7 @@ fn linearize<const N: usize>(e: [i32; N], idx: crate::Index<N>) -> i32 {
 use crate::kernel::native::delinearize;
 
 impl<const N: usize> Reshape<N> for crate::Extent<N> {
+    #[track_caller]
     fn linearize(self, idx: impl crate::kernel::native::IntoIndex<N>) -> i32 {
         linearize(self.to_array(), idx.into_index())
     }
@@ -511,6 +517,7 @@ impl<const N: usize> Reshape<N> for crate::Extent<N> {
 }
 
 impl<const N: usize> Reshape<N> for crate::Index<N> {
+    #[track_caller]
     fn linearize(self, idx: impl crate::kernel::native::IntoIndex<N>) -> i32 {
         linearize(self.to_array(), idx.into_index())
     }
