@@ -395,12 +395,7 @@ where
     B: FnOnce() -> Block,
     F: Fn(&C::Cpu, Index<N>) + Send + Sync + 'static,
 {
-    let total = work_items(&domain, site)?;
-    let dispatch = Dispatch {
-        extent: domain.to_array().to_vec(),
-        total,
-        tile: None,
-    };
+    let (total, dispatch) = untiled_dispatch(&domain, site)?;
     launch_with::<N, C, B>(
         view,
         site,
@@ -463,12 +458,7 @@ where
     G: Fn(&C::Cpu, &P, &Own<'_, N>) + Send + Sync + 'static,
     P: Sync,
 {
-    let total = work_items(&domain, site)?;
-    let dispatch = Dispatch {
-        extent: domain.to_array().to_vec(),
-        total,
-        tile: None,
-    };
+    let (total, dispatch) = untiled_dispatch(&domain, site)?;
     launch_with::<N, C, B>(
         view,
         site,
@@ -515,6 +505,20 @@ static PLAIN_LAUNCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU
 /// accelerator.
 pub fn plain_launches() -> u64 {
     PLAIN_LAUNCHES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The work items of a non-tiled launch over `domain`, and its dispatch.
+fn untiled_dispatch<const N: usize>(
+    domain: &Extent<N>,
+    site: &KernelSite,
+) -> Result<(u32, Dispatch)> {
+    let total = work_items(domain, site)?;
+    let dispatch = Dispatch {
+        extent: domain.to_array().to_vec(),
+        total,
+        tile: None,
+    };
+    Ok((total, dispatch))
 }
 
 /// The number of work items of a launch over `extent`, which must be
