@@ -19,7 +19,8 @@
 //!
 //! Each kernel, on each side (amp-rs on a view of the default accelerator;
 //! the hand-written WGSL on its own wgpu device of the same adapter, buffers
-//! and bind groups made once), after two warm-up launches:
+//! and bind groups made once), after two warm-up launches and 0.3 s of
+//! sustained rounds (a GPU's clocks rise with load; both sides get the same):
 //! - device time: the median of `K` launches timed by GPU timestamps at the
 //!   start and end of each compute pass (amp-rs: `set_kernel_timing`; a
 //!   kernel of several passes counts their sum);
@@ -33,6 +34,10 @@
 //! through a fresh `reinterpret_as` view, after it checked with `to_vec`;
 //! only the launches and the wait are timed, so that what the launch path
 //! does after a host write shows.
+//!
+//! `AMP_BENCH_HAND_FENCE=1` adds a storage-memory fence to every barrier of
+//! the hand-written peers (`storageBarrier()` before `workgroupBarrier()`,
+//! what C++ AMP's `tile_barrier::wait` asks for), to measure that fence.
 //!
 //! Outputs are poisoned before the measured launches and checked against a
 //! plain Rust reference afterwards: every element, except the matrix
@@ -353,7 +358,10 @@ fn cols(@builtin(global_invocation_id) g: vec3<u32>) {
 }
 ";
 
-/// The peer of [`mm_user`]: the same blocks, loads and local array.
+/// The peer of [`mm_user`]: the same blocks and loads, each work item's
+/// 4 x 4 accumulators written as four `vec4`s (what a WGSL author writes so
+/// that they stay in registers: a dynamically indexed local array measured
+/// 30x slower on an H100).
 const MM_WGSL: &str = r"
 struct P { m: u32, n: u32, w: u32, pad0: u32 }
 @group(0) @binding(0) var<storage, read> a: array<f32>;
@@ -369,7 +377,10 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     let ty = lid.y;
     let row0 = wg.y * 64u;
     let col0 = wg.x * 64u;
-    var acc: array<array<f32, 4>, 4>;
+    var acc0 = vec4<f32>();
+    var acc1 = vec4<f32>();
+    var acc2 = vec4<f32>();
+    var acc3 = vec4<f32>();
     for (var k0 = 0u; k0 < p.w; k0 += 16u) {
         for (var q = 0u; q < 4u; q++) {
             let e = ty * 16u + tx + q * 256u;
@@ -378,18 +389,21 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
         }
         workgroupBarrier();
         for (var k = 0u; k < 16u; k++) {
-            for (var i = 0u; i < 4u; i++) {
-                for (var j = 0u; j < 4u; j++) {
-                    acc[i][j] += a_s[ty * 4u + i][k] * b_s[k][tx * 4u + j];
-                }
-            }
+            let bv = vec4<f32>(b_s[k][tx * 4u], b_s[k][tx * 4u + 1u], b_s[k][tx * 4u + 2u], b_s[k][tx * 4u + 3u]);
+            acc0 += a_s[ty * 4u][k] * bv;
+            acc1 += a_s[ty * 4u + 1u][k] * bv;
+            acc2 += a_s[ty * 4u + 2u][k] * bv;
+            acc3 += a_s[ty * 4u + 3u][k] * bv;
         }
         workgroupBarrier();
     }
-    for (var i = 0u; i < 4u; i++) {
-        for (var j = 0u; j < 4u; j++) {
-            c[(row0 + ty * 4u + i) * p.n + col0 + tx * 4u + j] = acc[i][j];
-        }
+    let r = row0 + ty * 4u;
+    let col = col0 + tx * 4u;
+    for (var j = 0u; j < 4u; j++) {
+        c[r * p.n + col + j] = acc0[j];
+        c[(r + 1u) * p.n + col + j] = acc1[j];
+        c[(r + 2u) * p.n + col + j] = acc2[j];
+        c[(r + 3u) * p.n + col + j] = acc3[j];
     }
 }
 ";
@@ -522,6 +536,18 @@ impl<'g> Hand<'g> {
     /// The kernel of `wgsl` as passes of (entry point, workgroups, buffers
     /// at bindings 0, 1, ...).
     fn new(gpu: &'g Gpu, wgsl: &str, passes: &[(&str, [u32; 3], &[&wgpu::Buffer])]) -> Hand<'g> {
+        // `AMP_BENCH_HAND_FENCE=1`: every barrier also fences storage memory
+        // (what C++ AMP's `wait` asks for), to measure that fence's cost.
+        let fenced;
+        let wgsl = if std::env::var_os("AMP_BENCH_HAND_FENCE").is_some() {
+            fenced = wgsl.replace(
+                "workgroupBarrier();",
+                "storageBarrier(); workgroupBarrier();",
+            );
+            fenced.as_str()
+        } else {
+            wgsl
+        };
         let module = gpu
             .device
             .create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -705,6 +731,14 @@ fn measure_amp(view: &AcceleratorView, opts: &Opts, launch: impl Fn()) -> Times 
         launch();
         wait();
     }
+    // A busy GPU first (its clocks rise with load: an idle one measured
+    // barrier-heavy kernels up to 3x slower than a warm one).
+    sustain(|| {
+        for _ in 0..opts.batch {
+            launch();
+        }
+        wait();
+    });
     let device = view.set_kernel_timing(true).ok().map(|()| {
         let t = median(
             (0..opts.reps)
@@ -750,12 +784,28 @@ fn measure_amp(view: &AcceleratorView, opts: &Opts, launch: impl Fn()) -> Times 
     }
 }
 
+/// Runs `round` for at least [`SUSTAIN`] seconds: the warm-up that brings a
+/// GPU's clocks up before a measurement (both sides get the same).
+fn sustain(mut round: impl FnMut()) {
+    let started = Instant::now();
+    while started.elapsed().as_secs_f64() < SUSTAIN {
+        round();
+    }
+}
+
+/// Seconds of sustained launches before each side's measurement.
+const SUSTAIN: f64 = 0.3;
+
 /// [`measure_amp`] for a hand-written kernel.
 fn measure_hand(hand: &Hand<'_>, opts: &Opts) -> Times {
     for _ in 0..2 {
         hand.submit(1);
         hand.gpu.wait();
     }
+    sustain(|| {
+        hand.submit(opts.batch);
+        hand.gpu.wait();
+    });
     let device = hand
         .gpu
         .timestamps
