@@ -957,10 +957,7 @@ where
                 Some(tile) => dispatch.total / tile.iter().product::<u32>(),
                 None => dispatch.total.div_ceil(amp_ir::WORKGROUP_SIZE),
             };
-            let gx = groups.min(max);
-            let rest = groups.div_ceil(gx.max(1));
-            let gy = rest.min(max);
-            let gz = rest.div_ceil(gy.max(1));
+            let [gx, gy, gz] = grid(groups, max);
             let timing = Arc::clone(view.timing());
             let device_arc = device;
             view.record(
@@ -1213,6 +1210,25 @@ where
     }
 }
 
+/// The workgroup grid for `groups` workgroups at most `max` per dimension:
+/// `[groups, 1, 1]` where it fits, else rows (and planes) of equal length,
+/// so that fewer than one row's worth of workgroups start only to return
+/// (rows of `max` left up to a fifth of a large launch idle: 2^26 work items
+/// are 262,144 workgroups, which rows of 65,535 made 327,675).
+fn grid(groups: u32, max: u32) -> [u32; 3] {
+    let max = max.max(1);
+    if groups <= max {
+        return [groups, 1, 1];
+    }
+    let rows = groups.div_ceil(max);
+    let gx = groups.div_ceil(rows);
+    if rows <= max {
+        return [gx, rows, 1];
+    }
+    let planes = rows.div_ceil(max);
+    [gx, rows.div_ceil(planes), planes]
+}
+
 /// Per capture: whether it is a container declared read-write.
 fn writable_flags<'k>(kinds: impl IntoIterator<Item = &'k CaptureKind>) -> Vec<bool> {
     kinds
@@ -1379,6 +1395,35 @@ mod rollback_tests {
             extent: extent.to_vec(),
             strides: vec![cols, 1],
             binding: None,
+        }
+    }
+
+    #[test]
+    fn grids_cover_every_workgroup_and_waste_less_than_a_row() {
+        assert_eq!(grid(0, 65535), [0, 1, 1]);
+        assert_eq!(grid(65535, 65535), [65535, 1, 1]);
+        // 2^26 work items in workgroups of 256: 5 rows of 52,429.
+        assert_eq!(grid(262_144, 65535), [52_429, 5, 1]);
+        for (groups, max) in [
+            (65_536, 65_535),
+            (262_144, 65_535),
+            (1_000_003, 1000),
+            (u32::MAX, 65_535),
+            (300, 7),
+            (20, 3),
+        ] {
+            let [x, y, z] = grid(groups, max);
+            assert!(
+                x <= max && y <= max && z <= max,
+                "{groups} in {max}: {x} {y} {z}"
+            );
+            let cover = u64::from(x) * u64::from(y) * u64::from(z);
+            assert!(cover >= u64::from(groups), "{groups} in {max}: {x} {y} {z}");
+            assert!(
+                cover - u64::from(groups) < u64::from(x) * u64::from(z),
+                "{groups} in {max}: {x} {y} {z} wastes {}",
+                cover - u64::from(groups)
+            );
         }
     }
 
