@@ -11,6 +11,7 @@
 //! | `fold` | the typed kernel after constant folding alone |
 //! | `unroll` | the typed kernel after unrolling alone (which folds each copy) |
 //! | `scalarize` | the typed kernel after scalar replacement of local arrays alone |
+//! | `fences` | the typed kernel after the storage-fence relaxation alone |
 //! | `optimize` | the typed kernel after every pass, as the WGSL writer gets it |
 //! | `wgsl` | the WGSL that [`crate::lower_to_wgsl`] returns for [`crate::Target::default()`] |
 //! | `resources` | the bytes [`crate::measure`] finds |
@@ -101,6 +102,13 @@ fn stage_scalarize(k: Kernel) -> String {
     after(k, |k, types| {
         let mut next = Fresh::after(&k.body, types);
         passes::scalarize::block(&mut k.body, types, &mut next);
+        Ok(())
+    })
+}
+
+fn stage_fences(k: Kernel) -> String {
+    after(k, |k, _| {
+        passes::fences::relax(&mut k.body);
         Ok(())
     })
 }
@@ -205,6 +213,11 @@ fn unroll() {
 #[test]
 fn scalarize() {
     run("scalarize", stage_scalarize);
+}
+
+#[test]
+fn fences() {
+    run("fences", stage_fences);
 }
 
 #[test]

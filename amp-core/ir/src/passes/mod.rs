@@ -13,13 +13,16 @@
 //!    ones always, any size under `#[unroll]`), each copy folded again;
 //! 3. [`scalarize`]: scalar replacement of local arrays whose every access
 //!    has constant indices (after unrolling), so that accumulators live in
-//!    registers instead of memory.
+//!    registers instead of memory;
+//! 4. [`fences`] (kernels only): tile barriers lose their storage-memory
+//!    fence where no work item can observe it.
 //!
 //! The CPU accelerator compiles the native form of a kernel with LLVM, which
 //! does the same on its own; it runs these passes only for their errors
 //! (`#[unroll]` on a loop that cannot be unrolled), so that a kernel is
 //! refused identically everywhere.
 
+pub(crate) mod fences;
 pub(crate) mod fold;
 pub(crate) mod instances;
 pub(crate) mod legalize;
@@ -39,7 +42,9 @@ use crate::typeck::Types;
 /// [`crate::Error::Compile`] for a `#[unroll]` loop that cannot be
 /// unrolled.
 pub(crate) fn optimize(kernel: &mut Kernel, types: &mut Types) -> Result<()> {
-    optimize_block(&mut kernel.body, types)
+    optimize_block(&mut kernel.body, types)?;
+    fences::relax(&mut kernel.body);
+    Ok(())
 }
 
 /// Runs every pass over a `#[kernel]` function's instance.
