@@ -367,11 +367,15 @@ impl Writer<'_> {
         self.line("if (amp_lin >= amp_p.amp_total) { return; }");
         self.line(&format!("var amp_idx: array<i32, {rank}>;"));
         self.line("var amp_rem = amp_lin;");
+        // The outermost component needs no remainder: `amp_lin` is below
+        // the product of the extents, so what is left is below `e0`.
         for d in (0..rank).rev() {
-            self.line(&format!(
-                "amp_idx[{d}] = i32(amp_rem % u32(amp_p.amp_e{d}));"
-            ));
-            if d > 0 {
+            if d == 0 {
+                self.line("amp_idx[0] = i32(amp_rem);");
+            } else {
+                self.line(&format!(
+                    "amp_idx[{d}] = i32(amp_rem % u32(amp_p.amp_e{d}));"
+                ));
                 self.line(&format!("amp_rem = amp_rem / u32(amp_p.amp_e{d});"));
             }
         }
@@ -424,12 +428,15 @@ impl Writer<'_> {
             "if (amp_tl >= amp_p.amp_total / {tile_size}u) {{ return; }}"
         ));
         self.line("var amp_trem = amp_tl;");
+        // (The outermost tile number needs no remainder, as above.)
         for d in (0..rank).rev() {
-            self.line(&format!(
-                "amp_tile[{d}] = i32(amp_trem % (u32(amp_p.amp_e{d}) / {}u));",
-                tile[d]
-            ));
-            if d > 0 {
+            if d == 0 {
+                self.line("amp_tile[0] = i32(amp_trem);");
+            } else {
+                self.line(&format!(
+                    "amp_tile[{d}] = i32(amp_trem % (u32(amp_p.amp_e{d}) / {}u));",
+                    tile[d]
+                ));
                 self.line(&format!(
                     "amp_trem = amp_trem / (u32(amp_p.amp_e{d}) / {}u);",
                     tile[d]
