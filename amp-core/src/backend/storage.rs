@@ -986,6 +986,22 @@ fn read_host_mem(host: &HostMem, range: Range<u64>, out: &mut [u8]) {
     }
 }
 
+/// Copies `src` into `dst` (equal lengths), with several threads from
+/// 4 MiB on: one host thread moves 7-10 GB/s, the PCIe link 25-50 (a
+/// download's copy out of mapped staging memory).
+fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    use rayon::prelude::*;
+    /// Bytes per thread's part.
+    const PART: usize = 1024 * 1024;
+    if dst.len() < 4 * PART {
+        dst.copy_from_slice(src);
+    } else {
+        dst.par_chunks_mut(PART)
+            .zip(src.par_chunks(PART))
+            .for_each(|(d, s)| d.copy_from_slice(s));
+    }
+}
+
 fn write_host_mem(host: &mut HostMem, range: Range<u64>, data: &[u8]) -> Result<()> {
     let len = (range.end - range.start) as usize;
     debug_assert_eq!(data.len(), len);
@@ -996,15 +1012,15 @@ fn write_host_mem(host: &mut HostMem, range: Range<u64>, data: &[u8]) -> Result<
         } => {
             // SAFETY: as in `read_host_mem`; the borrow is a `&mut [T]`, so
             // writing is allowed, and no other reference to it exists while
-            // the views hold it.
-            unsafe {
-                std::ptr::copy_nonoverlapping(data.as_ptr(), ptr.add(range.start as usize), len)
-            };
+            // the views hold it (nor while this slice lives: the state's lock
+            // is held).
+            let dst = unsafe { std::slice::from_raw_parts_mut(ptr.add(range.start as usize), len) };
+            copy_bytes(dst, data);
             Ok(())
         }
         HostMem::Owned(Some(words)) => {
             let bytes: &mut [u8] = bytemuck::cast_slice_mut(words);
-            bytes[range.start as usize..range.end as usize].copy_from_slice(data);
+            copy_bytes(&mut bytes[range.start as usize..range.end as usize], data);
             Ok(())
         }
         HostMem::Borrowed {

@@ -15,7 +15,9 @@
 //! accelerator, which has no hand-written peer); without it,
 //! `AMP_TEST_REQUIRE_ADAPTER=1` picks the best wgpu adapter (lavapipe where
 //! it is the only one: the default ranks it below the CPU accelerator). Names for `--only`: `copy`,
-//! `copy4`, `saxpy`, `reduce`, `transpose`, `conv`, `mm_rb64`, `poison`.
+//! `copy4`, `saxpy`, `reduce`, `transpose`, `conv`, `mm_rb64`, `poison`,
+//! `transfers` (`--n` f32s copied from a host slice into an `Array` and back,
+//! wall clock, GB/s).
 //!
 //! Each kernel, on each side (amp-rs on a view of the default accelerator;
 //! the hand-written WGSL on its own wgpu device of the same adapter, buffers
@@ -949,9 +951,46 @@ struct Bench<'a> {
     opts: Opts,
     rows: Vec<Row>,
     failures: Vec<String>,
+    /// `transfers`: (what, ms, GB/s) per direction.
+    transfers: Vec<(String, f64, f64)>,
 }
 
 impl Bench<'_> {
+    /// `transfers`: `copy` from a host slice into an `Array` of `n`
+    /// elements (and a wait), then back into a host slice; the median of
+    /// `K` of each after one of each to warm up, every element checked.
+    fn transfers(&mut self) -> amp_core::Result<()> {
+        let n = self.opts.n;
+        let data = random(n as usize, 9);
+        let view = self.view.clone();
+        let array = Array::<f32, 1>::new([n], &view)?;
+        let mut back = vec![f32::NAN; n as usize];
+        println!("transfers:");
+        let (mut up, mut down) = (Vec::new(), Vec::new());
+        for rep in 0..=self.opts.reps {
+            let t_up = timed(|| {
+                copy(&data[..], &mut array.view()).expect("upload");
+                view.wait().expect("wait");
+            });
+            back.fill(f32::NAN);
+            let t_down = timed(|| copy(&array, &mut back[..]).expect("download"));
+            if rep > 0 {
+                up.push(t_up);
+                down.push(t_down);
+            }
+        }
+        self.verdict("transfers round trip", check(&back, &data, exact));
+        let gb = f64::from(n) * 4.0 / 1e9;
+        for (what, times) in [
+            ("host -> device (copy from a slice)", up),
+            ("device -> host (copy into a slice)", down),
+        ] {
+            let t = median(times);
+            self.transfers.push((what.to_string(), t * 1e3, gb / t));
+        }
+        Ok(())
+    }
+
     /// Records the outcome of the check of `what`.
     fn verdict(&mut self, what: &str, result: Result<(), String>) {
         match result {
@@ -1467,6 +1506,7 @@ fn main() -> amp_core::Result<()> {
         opts: opts.clone(),
         rows: Vec::new(),
         failures: Vec::new(),
+        transfers: Vec::new(),
     };
     bench.copies()?;
     if opts.runs("saxpy") {
@@ -1483,6 +1523,9 @@ fn main() -> amp_core::Result<()> {
     }
     if opts.runs("mm_rb64") {
         bench.mm()?;
+    }
+    if opts.runs("transfers") {
+        bench.transfers()?;
     }
 
     println!();
@@ -1517,6 +1560,14 @@ fn main() -> amp_core::Result<()> {
         "(ratio: amp device / hand device; wall/device: amp queued / amp device; {:.1} s in all)",
         started.elapsed().as_secs_f64()
     );
+    if !bench.transfers.is_empty() {
+        println!();
+        println!("| transfer of {} | ms | GB/s |", size_name(opts.n));
+        println!("|---|---|---|");
+        for (what, ms, rate) in &bench.transfers {
+            println!("| {what} | {ms:.2} | {rate:.1} |");
+        }
+    }
     if !bench.failures.is_empty() {
         for f in &bench.failures {
             println!("FAIL {f}");
