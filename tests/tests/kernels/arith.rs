@@ -367,6 +367,54 @@ fn integer_edge_cases_with_constant_operands() {
     }
 }
 
+/// A division whose dividend assigns the local its divisor reads: Rust
+/// evaluates the dividend first, for `u32` and `i32` (the differential
+/// fuzzer's seed 20261201, kernel 185, found GPUs reading the divisor
+/// first for `u32`).
+#[amp_test]
+fn a_dividend_that_assigns_what_its_divisor_reads() {
+    for (k, (view, what)) in views(QueuingMode::Automatic).into_iter().enumerate() {
+        let mut rng = Rng::new(1650 + k as u64);
+        let n = 517;
+        let a = any_u32s(&mut rng, n);
+        let b: Vec<u32> = (0..n).map(|_| rng.range(0, 50) as u32).collect();
+        let mut q = vec![POISON_U32; n];
+        let mut s = vec![POISON_U32; n];
+        {
+            let av = ArrayView::new([n as i32], &a).unwrap();
+            let bv = ArrayView::new([n as i32], &b).unwrap();
+            let qv = ArrayView::new_mut([n as i32], &mut q).unwrap();
+            let sv = ArrayView::new_mut([n as i32], &mut s).unwrap();
+            qv.discard_data();
+            sv.discard_data();
+            parallel_for_each!(view, av.extent(), |idx: Index<1>| {
+                let mut d = bv[idx];
+                qv[idx] = {
+                    d = d / 2;
+                    av[idx]
+                } / (d + 1);
+                let mut e = bv[idx] as i32;
+                sv[idx] = ({
+                    e -= 7;
+                    av[idx] as i32
+                } / e) as u32;
+            })
+            .unwrap();
+        }
+        for i in 0..n {
+            let d = b[i] / 2;
+            let wq = a[i] / (d + 1);
+            let e = b[i] as i32 - 7;
+            let ws = if e == 0 {
+                a[i] as i32
+            } else {
+                (a[i] as i32).wrapping_div(e)
+            } as u32;
+            assert_eq!((q[i], s[i]), (wq, ws), "{what}: {} and {}", a[i], b[i]);
+        }
+    }
+}
+
 /// `/` and `%` on `u32`, with zero divisors.
 #[amp_test]
 fn u32_division() {

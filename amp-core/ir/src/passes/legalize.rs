@@ -578,9 +578,10 @@ fn int_div(
     }
     let mut stmts = Vec::new();
     // `l` is read twice for `i32` (the overflow test), `r` always. Rust
-    // evaluates `l` before `r`: `l` stays in place only if `r` has no
-    // effect (which could change what `l` reads).
-    let a = if pure(&r) && (trivial(&l) || s == Scalar::U32) {
+    // evaluates `l` before `r`: `l` stays in place only if neither has an
+    // effect the other could see (`r` changing what `l` reads, or `l`
+    // assigning what `r` reads: `r` is bound first).
+    let a = if pure(&r) && (trivial(&l) || (s == Scalar::U32 && pure(&l))) {
         l
     } else {
         bind(l, &st, "lhs", types, fresh, &mut stmts)
