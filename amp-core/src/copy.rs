@@ -66,6 +66,19 @@ pub trait CopySource<T: Element, const N: usize>: sealed::Sealed {
     fn as_array(&self) -> Option<&Array<T, N>> {
         None
     }
+    /// The elements, when the source is a host slice (copied from without
+    /// a temporary).
+    #[doc(hidden)]
+    fn as_host_slice(&self) -> Option<&[T]> {
+        None
+    }
+    /// Every element in row-major order, into `out` (of the same length),
+    /// which is written only once they are all known.
+    #[doc(hidden)]
+    fn read_into(&self, out: &mut [T]) -> Result<()> {
+        out.copy_from_slice(&self.read_all()?);
+        Ok(())
+    }
 }
 
 /// Something [`copy`] can write: an [`Array`], a writable [`ArrayView`], or a
@@ -106,6 +119,12 @@ pub trait CopyTarget<T: Element, const N: usize>: sealed::Sealed {
     /// Overwrites every element, in row-major order.
     #[doc(hidden)]
     fn write_all(&mut self, data: &[T]) -> Result<()>;
+    /// The elements, when the target is a host slice (copied into without
+    /// a temporary).
+    #[doc(hidden)]
+    fn as_host_slice_mut(&mut self) -> Option<&mut [T]> {
+        None
+    }
     /// The whole array, when the target is one (for device-side copies).
     #[doc(hidden)]
     fn as_array(&self) -> Option<&Array<T, N>> {
@@ -127,6 +146,9 @@ impl<T: Element, const N: usize> CopySource<T, N> for [T] {
     fn read_all(&self) -> Result<Vec<T>> {
         Ok(self.to_vec())
     }
+    fn as_host_slice(&self) -> Option<&[T]> {
+        Some(self)
+    }
 }
 
 impl<T: Element, const N: usize> CopyTarget<T, N> for [T] {
@@ -140,6 +162,9 @@ impl<T: Element, const N: usize> CopyTarget<T, N> for [T] {
         self.copy_from_slice(data);
         Ok(())
     }
+    fn as_host_slice_mut(&mut self) -> Option<&mut [T]> {
+        Some(self)
+    }
 }
 
 impl<T: Element, const N: usize> CopySource<T, N> for Array<T, N> {
@@ -151,6 +176,9 @@ impl<T: Element, const N: usize> CopySource<T, N> for Array<T, N> {
     }
     fn read_all(&self) -> Result<Vec<T>> {
         self.to_vec()
+    }
+    fn read_into(&self, out: &mut [T]) -> Result<()> {
+        self.view().read_into(out)
     }
     fn as_array(&self) -> Option<&Array<T, N>> {
         Some(self)
@@ -182,6 +210,15 @@ impl<T: Element, const N: usize, A: Access> CopySource<T, N> for ArrayView<'_, T
     }
     fn read_all(&self) -> Result<Vec<T>> {
         self.to_vec()
+    }
+    fn read_into(&self, out: &mut [T]) -> Result<()> {
+        let (storage, layout) = self.parts();
+        if layout.is_contiguous() {
+            // Straight from where the data is valid into `out`.
+            return storage.read_host_into(&layout.region(), bytemuck::cast_slice_mut(out));
+        }
+        out.copy_from_slice(&self.to_vec()?);
+        Ok(())
     }
 }
 
@@ -329,6 +366,15 @@ fn copy_inner<T: Element, const N: usize>(
     {
         copy_array_to_array(a, b)?;
         return Ok(Some(b.accelerator_view().clone()));
+    }
+    // Host slices are read or written in place (no temporary copy).
+    if let Some(data) = src.as_host_slice() {
+        dest.write_all(data)?;
+        return Ok(None);
+    }
+    if let Some(out) = dest.as_host_slice_mut() {
+        src.read_into(out)?;
+        return Ok(None);
     }
     let data = src.read_all()?;
     dest.write_all(&data)?;

@@ -586,6 +586,9 @@ impl Storage {
     /// location for it.
     pub(crate) fn write_host(&self, range: Range<u64>, data: &[u8]) -> Result<()> {
         let mut st = self.state.lock();
+        if self.write_array_device(&mut st, range.clone(), data)? {
+            return Ok(());
+        }
         ensure_host_mem(&mut st.host, self.bytes)?;
         write_host_mem(&mut st.host, range.clone(), data)?;
         drop_pending(&mut st, &RangeSet::from_range(range.clone()));
@@ -594,6 +597,59 @@ impl Storage {
             c.valid.remove(range.clone());
         }
         Ok(())
+    }
+
+    /// For an `Array` on a GPU: writes `data` over `range` straight into its
+    /// device memory, which becomes the only valid location for it, and
+    /// returns `true` (C++ AMP's `copy` into an `array` uploads; staging
+    /// the bytes in the host copy first cost two host copies and a later
+    /// upload). Returns `false`, writing nothing, for other sources, small
+    /// writes, and ranges that do not start and end on whole words (GPU
+    /// copies move words).
+    fn write_array_device(&self, st: &mut State, range: Range<u64>, data: &[u8]) -> Result<bool> {
+        let Origin::Array { view } = &self.origin else {
+            return Ok(false);
+        };
+        let len = range.end - range.start;
+        if len < super::upload::RING_MIN_BYTES
+            || range.start % 4 != 0
+            || (range.end % 4 != 0 && range.end != self.bytes)
+        {
+            return Ok(false);
+        }
+        let d = self.copy_index(st, view.accelerator())?;
+        let DeviceMem::Gpu { device, buffer } = &st.copies[d].mem else {
+            return Ok(false);
+        };
+        let (device, buffer) = (Arc::clone(device), buffer.clone());
+        // Commands recorded before this write, on any view, read the old
+        // data: they are submitted first (uploads are queue-ordered).
+        Self::flush_user(&mut st.copies[d], None)?;
+        let region = RangeSet::from_range(range.clone());
+        let written = device.attached::<super::upload::UploadRing>().write(
+            &device,
+            &buffer,
+            range.start,
+            len,
+            |pos, n| Some(&data[pos as usize..pos as usize + n]),
+        );
+        if let Err(e) = written {
+            // Part of the range may hold new bytes: the device copy of it
+            // is no longer a valid one (the host's, if it has one, is).
+            st.copies[d].valid.subtract(&region);
+            return Err(e);
+        }
+        drop_pending(st, &region);
+        st.host_valid.subtract(&region);
+        for (i, c) in st.copies.iter_mut().enumerate() {
+            if i == d {
+                c.valid.union_with(&region);
+            } else {
+                c.valid.subtract(&region);
+            }
+        }
+        view.transfer_counters().upload(len);
+        Ok(true)
     }
 
     /// Prepares `region` for a command recorded on `view` (a kernel, a copy)

@@ -61,6 +61,14 @@ fn copy_user(view: &AcceleratorView, a: &Array<f32, 1>, c: &Array<f32, 1>) -> am
     })
 }
 
+/// `a[0] = a[0] + 0`: a launch that uses `a` on the device (and so needs
+/// its data there).
+fn touch(view: &AcceleratorView, a: &Array<f32, 1>) -> amp_core::Result<()> {
+    parallel_for_each!(view, Extent::new([1]), |idx: Index<1>| {
+        a[idx] += 0.0;
+    })
+}
+
 /// `c = a` through `Float4` views of the same arrays, one vector per work
 /// item (the element count a multiple of 4).
 fn copy4_user(
@@ -957,7 +965,8 @@ struct Bench<'a> {
 
 impl Bench<'_> {
     /// `transfers`: `copy` from a host slice into an `Array` of `n`
-    /// elements (and a wait), then back into a host slice; the median of
+    /// elements (then a one-element kernel on it and a wait, so that the
+    /// data is on the device), then back into a host slice; the median of
     /// `K` of each after one of each to warm up, every element checked.
     fn transfers(&mut self) -> amp_core::Result<()> {
         let n = self.opts.n;
@@ -970,6 +979,9 @@ impl Bench<'_> {
         for rep in 0..=self.opts.reps {
             let t_up = timed(|| {
                 copy(&data[..], &mut array.view()).expect("upload");
+                // A one-element kernel on the array, queued after the
+                // upload's copies: waiting for it waits for them.
+                touch(&view, &array).expect("launch");
                 view.wait().expect("wait");
             });
             back.fill(f32::NAN);

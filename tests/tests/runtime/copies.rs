@@ -509,3 +509,61 @@ fn mismatched_extents_are_errors_and_write_nothing() {
         }
     }
 }
+
+/// A large copy from a host slice into an `Array` goes to the array's
+/// accelerator at once (C++ AMP's `copy` into an `array`): kernels recorded
+/// before it still read the old data, kernels after it the new, and a copy
+/// back into a slice reads the new data; with sizes that end inside a word
+/// (`f16`), and on every accelerator and queuing mode.
+#[amp_test]
+fn large_copies_into_arrays_order_with_kernels() {
+    use amp_core::parallel_for_each;
+    use amp_core::{Extent, Index};
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        for view in fresh_views(&acc) {
+            let mut rng = Rng::new(5700 + k as u64);
+            // Above the staging ring's 256 KiB threshold, not a multiple of
+            // the 16 MiB slots' element count.
+            let n = 300_001 + rng.range(0, 1000) as usize;
+            let old: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+            let new: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+            let a = Array::from_slice([n as i32], &old, &view).unwrap();
+            let before = Array::<u32, 1>::new([n as i32], &view).unwrap();
+            let after = Array::<u32, 1>::new([n as i32], &view).unwrap();
+            // Recorded first (in automatic mode, not yet submitted).
+            parallel_for_each!(view, Extent::new([n as i32]), |i: Index<1>| {
+                before[i] = a[i] ^ 1;
+            })
+            .unwrap();
+            copy(&new[..], &mut a.view()).unwrap();
+            parallel_for_each!(view, Extent::new([n as i32]), |i: Index<1>| {
+                after[i] = a[i] ^ 1;
+            })
+            .unwrap();
+            let mut back = vec![POISON as u32; n];
+            copy(&a, &mut back[..]).unwrap();
+            assert!(back == new, "{acc}: the array after the copy");
+            let flip = |v: &[u32]| v.iter().map(|x| x ^ 1).collect::<Vec<_>>();
+            assert!(
+                before.to_vec().unwrap() == flip(&old),
+                "{acc}: a kernel recorded before"
+            );
+            assert!(
+                after.to_vec().unwrap() == flip(&new),
+                "{acc}: a kernel recorded after"
+            );
+            // A copy of half-words ending inside a word.
+            if acc.supports_half_precision() {
+                let m = 2 * 200_001 + 1;
+                let halves: Vec<amp_core::f16> = (0..m)
+                    .map(|_| amp_core::f16::from_f32(rng.range(-1000, 1000) as f32))
+                    .collect();
+                let h = Array::<amp_core::f16, 1>::new([m as i32], &view).unwrap();
+                copy(&halves[..], &mut h.view()).unwrap();
+                let mut back = vec![amp_core::f16::ZERO; m];
+                copy(&h, &mut back[..]).unwrap();
+                assert!(back == halves, "{acc}: f16");
+            }
+        }
+    }
+}
