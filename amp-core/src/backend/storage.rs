@@ -612,8 +612,8 @@ impl Storage {
         };
         let len = range.end - range.start;
         if len < super::upload::RING_MIN_BYTES
-            || range.start % 4 != 0
-            || (range.end % 4 != 0 && range.end != self.bytes)
+            || !range.start.is_multiple_of(4)
+            || (!range.end.is_multiple_of(4) && range.end != self.bytes)
         {
             return Ok(false);
         }

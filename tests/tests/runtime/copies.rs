@@ -518,7 +518,7 @@ fn mismatched_extents_are_errors_and_write_nothing() {
 #[amp_test]
 fn large_copies_into_arrays_order_with_kernels() {
     use amp_core::parallel_for_each;
-    use amp_core::{Extent, Index};
+    use amp_core::Extent;
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in fresh_views(&acc) {
             let mut rng = Rng::new(5700 + k as u64);
