@@ -517,8 +517,8 @@ fn mismatched_extents_are_errors_and_write_nothing() {
 /// (`f16`), and on every accelerator and queuing mode.
 #[amp_test]
 fn large_copies_into_arrays_order_with_kernels() {
-    use amp_core::parallel_for_each;
     use amp_core::Extent;
+    use amp_core::parallel_for_each;
     for (k, acc) in accelerators().into_iter().enumerate() {
         for view in fresh_views(&acc) {
             let mut rng = Rng::new(5700 + k as u64);
