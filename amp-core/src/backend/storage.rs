@@ -572,6 +572,9 @@ impl Storage {
     pub(crate) fn read_host_into(&self, region: &RangeSet, out: &mut [u8]) -> Result<()> {
         debug_assert_eq!(out.len() as u64, region.len());
         let mut st = self.state.lock();
+        if self.read_array_device(&mut st, region, out)? {
+            return Ok(());
+        }
         self.make_valid_locked(&mut st, region, Loc::Host, None)?;
         let mut at = 0;
         for r in region.ranges() {
@@ -597,6 +600,52 @@ impl Storage {
             c.valid.remove(range.clone());
         }
         Ok(())
+    }
+
+    /// For an `Array` on a GPU whose device copy holds all of `region` and
+    /// the host copy none of it: reads `region` from the device straight
+    /// into `out` (the host copy stays as it was) and returns `true`.
+    /// Returns `false`, reading nothing, otherwise and for small reads.
+    fn read_array_device(&self, st: &mut State, region: &RangeSet, out: &mut [u8]) -> Result<bool> {
+        let Origin::Array { view } = &self.origin else {
+            return Ok(false);
+        };
+        if region.len() < super::upload::RING_MIN_BYTES {
+            return Ok(false);
+        }
+        finish_pending(st)?;
+        if !region.intersection(&st.host_valid).is_empty() {
+            return Ok(false);
+        }
+        let d = self.copy_index(st, view.accelerator())?;
+        if !region.difference(&st.copies[d].valid).is_empty() {
+            return Ok(false);
+        }
+        let DeviceMem::Gpu { device, buffer } = &st.copies[d].mem else {
+            return Ok(false);
+        };
+        let (device, buffer) = (Arc::clone(device), buffer.clone());
+        // Commands recorded before this read, on any view, write first.
+        Self::flush_user(&mut st.copies[d], None)?;
+        let mut at = 0;
+        for r in region.ranges() {
+            for c in chunks(words_of(r.clone())) {
+                let part = c.start.max(r.start)..c.end.min(r.end);
+                if part.is_empty() {
+                    continue;
+                }
+                let len = (part.end - part.start) as usize;
+                let dst = &mut out[at..at + len];
+                let lo = (part.start - c.start) as usize;
+                device.read_buffer(&buffer, c.clone(), |data| {
+                    copy_bytes(dst, &data[lo..lo + len]);
+                    Ok(())
+                })?;
+                at += len;
+            }
+        }
+        view.transfer_counters().download(region.len());
+        Ok(true)
     }
 
     /// For an `Array` on a GPU: writes `data` over `range` straight into its
@@ -1030,13 +1079,12 @@ fn read_host_mem(host: &HostMem, range: Range<u64>, out: &mut [u8]) {
             // SAFETY: `Storage::borrowed`'s contract keeps `ptr` valid for the
             // whole source while views live (this runs under the lock, from a
             // view method), and `range` lies within the source.
-            unsafe {
-                std::ptr::copy_nonoverlapping(ptr.add(range.start as usize), out.as_mut_ptr(), len)
-            }
+            let src = unsafe { std::slice::from_raw_parts(ptr.add(range.start as usize), len) };
+            copy_bytes(out, src);
         }
         HostMem::Owned(Some(words)) => {
             let bytes: &[u8] = bytemuck::cast_slice(words);
-            out.copy_from_slice(&bytes[range.start as usize..range.end as usize]);
+            copy_bytes(out, &bytes[range.start as usize..range.end as usize]);
         }
         HostMem::Owned(None) | HostMem::Detached => out.fill(0),
     }

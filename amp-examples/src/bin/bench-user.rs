@@ -15,7 +15,7 @@
 //! accelerator, which has no hand-written peer); without it,
 //! `AMP_TEST_REQUIRE_ADAPTER=1` picks the best wgpu adapter (lavapipe where
 //! it is the only one: the default ranks it below the CPU accelerator). Names for `--only`: `copy`,
-//! `copy4`, `saxpy`, `reduce`, `transpose`, `conv`, `mm_rb64`, `poison`,
+//! `copy4`, `saxpy`, `reduce`, `transpose`, `conv`, `mm_rb64`, `mm_rb128`, `poison`,
 //! `transfers` (`--n` f32s copied from a host slice into an `Array` and back,
 //! wall clock, GB/s).
 //!
@@ -225,6 +225,116 @@ fn mm_user(
             }
         }
     })
+}
+
+/// [`mm_user`] with 128 x 128 blocks: 16 x 16 work items, each the 8 x 8
+/// elements at rows `8 ty ..` and columns `8 tx ..` of the block in a local
+/// array (sizes multiples of 128).
+fn mm128_user(
+    view: &AcceleratorView,
+    a: &Array<f32, 2>,
+    b: &Array<f32, 2>,
+    c: &Array<f32, 2>,
+) -> amp_core::Result<()> {
+    let (m, n, w) = (c.extent()[0], c.extent()[1], a.extent()[1]);
+    let domain = Extent::new([m / 8, n / 8]).tile::<16, 16>()?;
+    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+        tile_static! {
+            let a_s: [[f32; 16]; 128];
+            let b_s: [[f32; 128]; 16];
+        }
+        let ty = t.local[0];
+        let tx = t.local[1];
+        let row0 = t.tile[0] * 128;
+        let col0 = t.tile[1] * 128;
+        let mut acc = [[0.0f32; 8]; 8];
+        let mut k0 = 0;
+        while k0 < w {
+            // 2048 elements of each block, 8 per work item.
+            for q in 0..8 {
+                let e = ty * 16 + tx + q * 256;
+                a_s[e / 16][e % 16] = a[[row0 + e / 16, k0 + e % 16]];
+                b_s[e / 128][e % 128] = b[[k0 + e / 128, col0 + e % 128]];
+            }
+            t.barrier.wait();
+            for k in 0..16 {
+                for i in 0..8 {
+                    for j in 0..8 {
+                        acc[i][j] += a_s[ty * 8 + i][k] * b_s[k][tx * 8 + j];
+                    }
+                }
+            }
+            t.barrier.wait();
+            k0 += 16;
+        }
+        for i in 0..8 {
+            for j in 0..8 {
+                c[[row0 + ty * 8 + i, col0 + tx * 8 + j]] = acc[i][j];
+            }
+        }
+    })
+}
+
+/// The peer of [`mm128_user`]: the same blocks and loads, each work item's
+/// 8 x 8 accumulators as sixteen `vec4`s, the inner loops written out (a
+/// WGSL author's unrolling, printed by this function rather than typed).
+fn mm128_wgsl() -> String {
+    let mut w = String::from(
+        "struct P { m: u32, n: u32, w: u32, pad0: u32 }
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+@group(0) @binding(3) var<uniform> p: P;
+var<workgroup> a_s: array<array<f32, 16>, 128>;
+var<workgroup> b_s: array<array<f32, 128>, 16>;
+
+@compute @workgroup_size(16, 16)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let tx = lid.x;
+    let ty = lid.y;
+    let row0 = wg.y * 128u;
+    let col0 = wg.x * 128u;
+",
+    );
+    for i in 0..8 {
+        w.push_str(&format!(
+            "    var acc{i}l = vec4<f32>();\n    var acc{i}r = vec4<f32>();\n"
+        ));
+    }
+    w.push_str(
+        "    for (var k0 = 0u; k0 < p.w; k0 += 16u) {
+        for (var q = 0u; q < 8u; q++) {
+            let e = ty * 16u + tx + q * 256u;
+            a_s[e / 16u][e % 16u] = a[(row0 + e / 16u) * p.w + k0 + e % 16u];
+            b_s[e / 128u][e % 128u] = b[(k0 + e / 128u) * p.n + col0 + e % 128u];
+        }
+        workgroupBarrier();
+        for (var k = 0u; k < 16u; k++) {
+            let bl = vec4<f32>(b_s[k][tx * 8u], b_s[k][tx * 8u + 1u], b_s[k][tx * 8u + 2u], b_s[k][tx * 8u + 3u]);
+            let br = vec4<f32>(b_s[k][tx * 8u + 4u], b_s[k][tx * 8u + 5u], b_s[k][tx * 8u + 6u], b_s[k][tx * 8u + 7u]);
+",
+    );
+    for i in 0..8 {
+        w.push_str(&format!(
+            "            let a{i} = a_s[ty * 8u + {i}u][k];\n            acc{i}l += a{i} * bl;\n            acc{i}r += a{i} * br;\n"
+        ));
+    }
+    w.push_str(
+        "        }
+        workgroupBarrier();
+    }
+    let r = row0 + ty * 8u;
+    let col = col0 + tx * 8u;
+    for (var j = 0u; j < 4u; j++) {
+",
+    );
+    for i in 0..8 {
+        w.push_str(&format!(
+            "        c[(r + {i}u) * p.n + col + j] = acc{i}l[j];\n        c[(r + {i}u) * p.n + col + 4u + j] = acc{i}r[j];\n"
+        ));
+    }
+    w.push_str("    }\n}\n");
+    w
 }
 
 // ---------------------------------------------------------------------------
@@ -1340,38 +1450,56 @@ impl Bench<'_> {
         Ok(())
     }
 
-    /// `mm_rb64`: the register-blocked product of two `mm x mm` matrices.
-    fn mm(&mut self) -> amp_core::Result<()> {
+    /// `mm_rb64` (`block` 64) or `mm_rb128` (`block` 128) of `mm x mm`
+    /// matrices (skipped where `mm` is not a multiple of the block).
+    fn mm(&mut self, block: i32) -> amp_core::Result<()> {
         let side = self.opts.mm;
+        let name = format!("mm_rb{block}");
+        if side % block != 0 {
+            println!("{name}: skipped (--mm {side} is not a multiple of {block})");
+            return Ok(());
+        }
         let s = side as usize;
         let (va, vb) = (random(s * s, 7), random(s * s, 8));
         let nan = vec![f32::NAN; s * s];
-        println!("mm_rb64:");
+        println!("{name}:");
         let view = self.view.clone();
         let a = Array::from_slice([side, side], &va, &view)?;
         let b = Array::from_slice([side, side], &vb, &view)?;
         let c = Array::from_slice([side, side], &nan, &view)?;
         let amp = measure_amp(&view, &self.opts, || {
-            mm_user(&view, &a, &b, &c).expect("launch");
+            if block == 64 {
+                mm_user(&view, &a, &b, &c).expect("launch");
+            } else {
+                mm128_user(&view, &a, &b, &c).expect("launch");
+            }
         });
-        self.verdict("mm_rb64 amp", check_product(&c.to_vec()?, &va, &vb, s));
+        self.verdict(
+            &format!("{name} amp"),
+            check_product(&c.to_vec()?, &va, &vb, s),
+        );
         let hand = self.gpu.map(|g| {
             let (ba, bb, bc) = (g.storage(&va), g.storage(&vb), g.storage(&nan));
             let bp = g.uniform([side as u32, side as u32, side as u32, 0]);
-            let blocks = side as u32 / 64;
+            let blocks = (side / block) as u32;
+            let wgsl = if block == 64 {
+                MM_WGSL.to_string()
+            } else {
+                mm128_wgsl()
+            };
             let hand = Hand::new(
                 g,
-                MM_WGSL,
+                &wgsl,
                 &[("main", [blocks, blocks, 1], &[&ba, &bb, &bc, &bp])],
             );
             let t = measure_hand(&hand, &self.opts);
             (t, check_product(&g.read::<f32>(&bc), &va, &vb, s))
         });
         let hand = hand.map(|(t, r)| {
-            self.verdict("mm_rb64 hand", r);
+            self.verdict(&format!("{name} hand"), r);
             t
         });
-        self.row("mm_rb64", format!("{side}^3"), amp, hand);
+        self.row(&name, format!("{side}^3"), amp, hand);
         Ok(())
     }
 }
@@ -1534,7 +1662,10 @@ fn main() -> amp_core::Result<()> {
         bench.conv()?;
     }
     if opts.runs("mm_rb64") {
-        bench.mm()?;
+        bench.mm(64)?;
+    }
+    if opts.runs("mm_rb128") {
+        bench.mm(128)?;
     }
     if opts.runs("transfers") {
         bench.transfers()?;
