@@ -603,9 +603,11 @@ impl Storage {
     }
 
     /// For an `Array` on a GPU whose device copy holds all of `region` and
-    /// the host copy none of it: reads `region` from the device straight
-    /// into `out` (the host copy stays as it was) and returns `true`.
-    /// Returns `false`, reading nothing, otherwise and for small reads.
+    /// the host copy none of it: reads `region` from the device into `out`
+    /// and the host copy (which becomes valid: a second read does not
+    /// transfer again) from each staging buffer, with several chunks' copies
+    /// in flight, and returns `true`. Returns `false`, reading nothing,
+    /// otherwise and for small reads.
     fn read_array_device(&self, st: &mut State, region: &RangeSet, out: &mut [u8]) -> Result<bool> {
         let Origin::Array { view } = &self.origin else {
             return Ok(false);
@@ -627,6 +629,12 @@ impl Storage {
         let (device, buffer) = (Arc::clone(device), buffer.clone());
         // Commands recorded before this read, on any view, write first.
         Self::flush_user(&mut st.copies[d], None)?;
+        ensure_host_mem(&mut st.host, self.bytes)?;
+        // Up to DEPTH chunks' copies in flight while the host copies the
+        // oldest one out: the link and the host copies overlap.
+        const DEPTH: usize = 3;
+        let mut inflight: std::collections::VecDeque<(PendingDownload, usize)> =
+            std::collections::VecDeque::new();
         let mut at = 0;
         for r in region.ranges() {
             for c in chunks(words_of(r.clone())) {
@@ -635,15 +643,22 @@ impl Storage {
                     continue;
                 }
                 let len = (part.end - part.start) as usize;
-                let dst = &mut out[at..at + len];
-                let lo = (part.start - c.start) as usize;
-                device.read_buffer(&buffer, c.clone(), |data| {
-                    copy_bytes(dst, &data[lo..lo + len]);
-                    Ok(())
-                })?;
+                inflight.push_back((
+                    start_download(&device, &buffer, RangeSet::from_range(part))?,
+                    at,
+                ));
                 at += len;
+                if inflight.len() >= DEPTH
+                    && let Some((p, at)) = inflight.pop_front()
+                {
+                    finish_into(&p, &mut out[at..], &mut st.host)?;
+                }
             }
         }
+        while let Some((p, at)) = inflight.pop_front() {
+            finish_into(&p, &mut out[at..], &mut st.host)?;
+        }
+        st.host_valid.union_with(region);
         view.transfer_counters().download(region.len());
         Ok(true)
     }
@@ -1233,23 +1248,50 @@ fn start_download(
     })
 }
 
+/// Waits until a download's staging memory is mapped.
+fn wait_mapped(p: &PendingDownload) -> Result<()> {
+    if p.mapped.lock().is_none() {
+        p.device.wait_for(&p.index)?;
+    }
+    if p.mapped.lock().is_none() {
+        p.device.poll_until_idle()?;
+    }
+    p.device.check_loop_guard()?;
+    let mapped = p.mapped.lock().take();
+    match mapped {
+        Some(Ok(())) => Ok(()),
+        Some(Err(e)) => Err(Error::Runtime(format!("cannot read device memory: {e}"))),
+        None => Err(Error::Runtime("a download never completed".to_string())),
+    }
+}
+
+/// Waits for a download and copies its bytes to the start of `out` (in
+/// order) and into `host`.
+fn finish_into(p: &PendingDownload, out: &mut [u8], host: &mut HostMem) -> Result<()> {
+    wait_mapped(p)?;
+    {
+        let data = p
+            .staging
+            .get_mapped_range(..)
+            .map_err(|e| Error::Runtime(format!("cannot read device memory: {e}")))?;
+        let mut at = 0;
+        for r in p.ranges.ranges() {
+            let lo = (r.start - p.hull_start) as usize;
+            let len = (r.end - r.start) as usize;
+            copy_bytes(&mut out[at..at + len], &data[lo..lo + len]);
+            write_host_mem(host, r.clone(), &data[lo..lo + len])?;
+            at += len;
+        }
+    }
+    p.staging.unmap();
+    Ok(())
+}
+
 /// Waits for every pending download and writes what is still current into
 /// host memory, which becomes valid there.
 fn finish_pending(st: &mut State) -> Result<()> {
     for p in std::mem::take(&mut st.pending) {
-        if p.mapped.lock().is_none() {
-            p.device.wait_for(&p.index)?;
-        }
-        if p.mapped.lock().is_none() {
-            p.device.poll_until_idle()?;
-        }
-        p.device.check_loop_guard()?;
-        let mapped = p.mapped.lock().take();
-        match mapped {
-            Some(Ok(())) => {}
-            Some(Err(e)) => return Err(Error::Runtime(format!("cannot read device memory: {e}"))),
-            None => return Err(Error::Runtime("a download never completed".to_string())),
-        }
+        wait_mapped(&p)?;
         {
             let data = p
                 .staging
