@@ -6,6 +6,7 @@
 //! - [`storage`]: the coherence record of one data source and the
 //!   transfers between host and accelerators;
 //! - [`upload`]: staging memory kept per device for large uploads;
+//! - [`host_copy`]: the host copies of large transfers, split over threads;
 //! - [`memory`]: backend-specific property queries wgpu does not expose;
 //! - [`failure`]: failures of host commands, kept until reported;
 //! - [`waiter`]: the thread per device that completes awaited work.
@@ -18,6 +19,7 @@
 pub(crate) mod cpu_gate;
 pub(crate) mod device;
 pub(crate) mod failure;
+pub(crate) mod host_copy;
 pub(crate) mod memory;
 pub(crate) mod storage;
 pub(crate) mod upload;

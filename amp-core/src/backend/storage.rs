@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use parking_lot::Mutex;
 
 use crate::backend::device::DeviceContext;
+use crate::backend::host_copy::copy_bytes;
 use crate::range_set::RangeSet;
 use crate::{Accelerator, AcceleratorView, CompletionFuture, Error, Result};
 
@@ -1102,22 +1103,6 @@ fn read_host_mem(host: &HostMem, range: Range<u64>, out: &mut [u8]) {
             copy_bytes(out, &bytes[range.start as usize..range.end as usize]);
         }
         HostMem::Owned(None) | HostMem::Detached => out.fill(0),
-    }
-}
-
-/// Copies `src` into `dst` (equal lengths), with several threads from
-/// 4 MiB on: one host thread moves 7-10 GB/s, the PCIe link 25-50 (a
-/// download's copy out of mapped staging memory).
-fn copy_bytes(dst: &mut [u8], src: &[u8]) {
-    use rayon::prelude::*;
-    /// Bytes per thread's part.
-    const PART: usize = 1024 * 1024;
-    if dst.len() < 4 * PART {
-        dst.copy_from_slice(src);
-    } else {
-        dst.par_chunks_mut(PART)
-            .zip(src.par_chunks(PART))
-            .for_each(|(d, s)| d.copy_from_slice(s));
     }
 }
 

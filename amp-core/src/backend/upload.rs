@@ -10,8 +10,8 @@
 //! slot straight from host memory (one copy), the slot's contents are
 //! copied to the target on the queue, and the slot is mapped again while
 //! the next slots are filled, so that host copies overlap the device's
-//! copies. A slot is filled by several threads (rayon's), each copying a
-//! part of it. Submissions are queue-ordered, so an upload lands after every
+//! copies. A slot is filled by several threads (`host_copy`'s pool), each
+//! copying a part of it. Submissions are queue-ordered, so an upload lands after every
 //! command submitted before it and before every command submitted after
 //! it, as `write_buffer`'s did.
 
@@ -32,14 +32,6 @@ const SLOTS: usize = 4;
 /// cheap at that size and needs no submission of its own.
 pub(crate) const RING_MIN_BYTES: u64 = 256 * 1024;
 
-/// Bytes one thread copies into a slot at a time: a slot of at least
-/// [`PARALLEL_MIN_BYTES`] is filled by several threads (one host thread
-/// copies pageable memory at 7-10 GB/s; the PCIe link takes 25-50).
-const PART_BYTES: usize = 1024 * 1024;
-
-/// Staging writes from this size on are split over threads.
-const PARALLEL_MIN_BYTES: usize = 4 * PART_BYTES;
-
 /// A part of a mapped staging slot, handed to one thread.
 struct Part<'a>(wgpu::WriteOnly<'a, [u8]>);
 
@@ -51,7 +43,7 @@ unsafe impl Send for Part<'_> {}
 /// Writes `bytes` (`None`: zeros) into `head`, with several threads where
 /// it is large.
 fn fill(mut head: wgpu::WriteOnly<'_, [u8]>, bytes: Option<&[u8]>) {
-    use rayon::prelude::*;
+    use super::host_copy::{PARALLEL_MIN_BYTES, PART_BYTES};
     if head.len() < PARALLEL_MIN_BYTES {
         match bytes {
             Some(b) => head.copy_from_slice(b),
@@ -69,12 +61,10 @@ fn fill(mut head: wgpu::WriteOnly<'_, [u8]>, bytes: Option<&[u8]>) {
         at += n;
         head = rest;
     }
-    parts
-        .into_par_iter()
-        .for_each(|(Part(mut part), at)| match bytes {
-            Some(b) => part.copy_from_slice(&b[at..at + part.len()]),
-            None => part.fill(0),
-        });
+    super::host_copy::for_each(parts, |(Part(mut part), at)| match bytes {
+        Some(b) => part.copy_from_slice(&b[at..at + part.len()]),
+        None => part.fill(0),
+    });
 }
 
 /// A device's staging slots (created on first use).

@@ -567,3 +567,28 @@ fn large_copies_into_arrays_order_with_kernels() {
         }
     }
 }
+
+/// Large copies into and out of one `Array` from several tasks of rayon's
+/// global pool at once (a user's `par_iter`): a transfer's host copies run
+/// on threads of their own, so a caller waiting for them never picks up
+/// another task that would block on the array it holds (with the global
+/// pool, that deadlocked). Every read sees one task's whole write.
+#[amp_test]
+fn large_copies_from_rayon_tasks_on_one_array() {
+    use rayon::prelude::*;
+    for acc in accelerators() {
+        let view = acc.default_view();
+        // 8 MiB: above the size from which host copies are split.
+        let n = 2 * 1024 * 1024;
+        let a = Array::<u32, 1>::new([n as i32], &view).unwrap();
+        (0..8u32).into_par_iter().for_each(|k| {
+            let data = vec![k; n];
+            copy(&data[..], &mut a.view()).unwrap();
+            let mut back = vec![u32::MAX; n];
+            copy(&a, &mut back[..]).unwrap();
+            let first = back[0];
+            assert!(first < 8, "{acc}: {first}");
+            assert!(back.iter().all(|&x| x == first), "{acc}: a torn read");
+        });
+    }
+}

@@ -1,0 +1,85 @@
+//! Large host-memory copies of transfers (into mapped staging memory, out
+//! of it into host copies and slices), split over threads of a pool of
+//! their own.
+//!
+//! One host thread copies pageable memory at 7-10 GB/s where the PCIe link
+//! of a GPU takes 25-50 GB/s, so a transfer's host copies are split into
+//! 1 MiB parts copied by the threads of this module's pool. A caller that is
+//! itself a worker of a rayon pool (a user's `par_iter` doing transfers)
+//! copies alone: waiting for another pool's job, a rayon worker runs tasks
+//! of its own pool, and such a task may block on the storage lock this
+//! caller holds (a deadlock that `large_copies_from_rayon_tasks_on_one_array`
+//! reproduced).
+
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+/// Bytes of one thread's part of a copy.
+pub(crate) const PART_BYTES: usize = 1024 * 1024;
+
+/// Copies of this size and more are split over threads.
+pub(crate) const PARALLEL_MIN_BYTES: usize = 4 * PART_BYTES;
+
+/// Threads of the pool, at most: more do not copy faster (the memory
+/// system saturates), and a transfer should not take every core.
+const MAX_THREADS: usize = 8;
+
+/// The pool, or `None` where its threads cannot be started (copies then
+/// run on the calling thread).
+fn pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let threads = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(MAX_THREADS);
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("amp-copy-{i}"))
+            .build()
+            .map_err(|e| log::warn!("transfers copy on one thread: {e}"))
+            .ok()
+    })
+    .as_ref()
+}
+
+/// Runs `job` (parts of a copy, each `Send`) on the pool: every part once,
+/// returning when all are done; on the calling thread where there is no
+/// pool or the caller is a rayon worker (see the module docs).
+pub(crate) fn for_each<P: Send>(parts: Vec<P>, job: impl Fn(P) + Sync + Send) {
+    match pool() {
+        Some(pool) if rayon::current_thread_index().is_none() => {
+            pool.install(|| parts.into_par_iter().for_each(job))
+        }
+        _ => parts.into_iter().for_each(job),
+    }
+}
+
+/// Copies `src` into `dst` (equal lengths), split over threads from
+/// [`PARALLEL_MIN_BYTES`] on.
+pub(crate) fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    if dst.len() < PARALLEL_MIN_BYTES {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let parts: Vec<(&mut [u8], &[u8])> = dst
+        .chunks_mut(PART_BYTES)
+        .zip(src.chunks(PART_BYTES))
+        .collect();
+    for_each(parts, |(d, s)| d.copy_from_slice(s));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_and_small_copies_copy_every_byte() {
+        for len in [0, 7, PARALLEL_MIN_BYTES - 1, PARALLEL_MIN_BYTES + 12_345] {
+            let src: Vec<u8> = (0..len).map(|i| (i * 31 % 251) as u8).collect();
+            let mut dst = vec![0xA5u8; len];
+            copy_bytes(&mut dst, &src);
+            assert!(dst == src, "{len} bytes");
+        }
+    }
+}
