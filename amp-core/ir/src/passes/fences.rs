@@ -31,7 +31,7 @@
 //! changes no value any work item can see.
 
 use super::visit;
-use crate::ir::{BarrierKind, Block, ExprKind, Place, Stmt, StmtKind};
+use crate::ir::{BarrierKind, Block, ExprKind, Stmt, StmtKind};
 
 /// Makes every barrier of `body` a `tile_static`-only barrier where its
 /// storage fence cannot be observed (see the module docs); returns whether
@@ -154,24 +154,17 @@ fn mentions_expr(e: &crate::ir::Expr, written: &[u32]) -> bool {
 /// an atomic operation, a reference, or the container passed to a
 /// built-in).
 fn mentions(b: &Block, written: &[u32]) -> bool {
-    fn root(p: &Place) -> Option<u32> {
-        match p {
-            Place::Element(c, _) => Some(c.0),
-            Place::Field(p, _) => root(p),
-            Place::Local(_) | Place::ArrayElement(..) | Place::TileElement(..) => None,
-        }
-    }
     let hit = |c: Option<u32>| c.is_some_and(|c| written.contains(&c));
     let mut found = false;
     visit::walk_stmts(b, &mut |s| {
         if let StmtKind::Assign(p, _, _) = &s.kind {
-            found |= hit(root(p));
+            found |= hit(visit::place_capture(p));
         }
     });
     visit::exprs_mut(&mut b.clone(), &mut |e| {
         found |= match &e.kind {
             ExprKind::Load(c, _) | ExprKind::Capture(c) => hit(Some(c.0)),
-            ExprKind::Atomic(_, p, _) | ExprKind::AddrOf(p) => hit(root(p)),
+            ExprKind::Atomic(_, p, _) | ExprKind::AddrOf(p) => hit(visit::place_capture(p)),
             _ => false,
         };
     });

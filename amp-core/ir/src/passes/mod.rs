@@ -212,23 +212,18 @@ fn instance_bodies_in(
 /// which lets drivers use read-only caches): the read-only demotion of
 /// writable views a kernel never writes, as an analysis of the IR.
 pub(crate) fn written_captures(body: &Block) -> std::collections::HashSet<u32> {
-    use crate::ir::{Builtin, ExprKind, Place, StmtKind};
-    fn root(p: &Place) -> Option<u32> {
-        match p {
-            Place::Element(c, _) => Some(c.0),
-            Place::Field(p, _) => root(p),
-            Place::Local(_) | Place::ArrayElement(..) | Place::TileElement(..) => None,
-        }
-    }
+    use crate::ir::{Builtin, ExprKind, StmtKind};
     let mut written = std::collections::HashSet::new();
     instance_bodies(body, &mut |b| {
         visit::walk_stmts(b, &mut |s| {
             if let StmtKind::Assign(p, _, _) = &s.kind {
-                written.extend(root(p));
+                written.extend(visit::place_capture(p));
             }
         });
         visit::exprs_mut(&mut b.clone(), &mut |e| match &e.kind {
-            ExprKind::Atomic(_, p, _) | ExprKind::AddrOf(p) => written.extend(root(p)),
+            ExprKind::Atomic(_, p, _) | ExprKind::AddrOf(p) => {
+                written.extend(visit::place_capture(p))
+            }
             ExprKind::Call(Builtin::ReinterpretStore, args) => {
                 if let Some(ExprKind::Capture(c)) = args.first().map(|a| &a.kind) {
                     written.insert(c.0);

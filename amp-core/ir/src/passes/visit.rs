@@ -404,6 +404,15 @@ pub(crate) fn place_root(p: &Place) -> Option<LocalId> {
     }
 }
 
+/// The captured container a place writes into, if it is one (by number).
+pub(crate) fn place_capture(p: &Place) -> Option<u32> {
+    match p {
+        Place::Element(c, _) => Some(c.0),
+        Place::Field(base, _) => place_capture(base),
+        Place::Local(_) | Place::ArrayElement(..) | Place::TileElement(..) => None,
+    }
+}
+
 /// Calls `f` on every statement of `b`, nested ones included (also those of
 /// blocks inside expressions).
 pub(crate) fn walk_stmts(b: &Block, f: &mut dyn FnMut(&Stmt)) {
