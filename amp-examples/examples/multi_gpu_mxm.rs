@@ -6,6 +6,7 @@
 //! ```text
 //! cargo run --release -p amp-examples --example multi_gpu_mxm -- [--size N] [--runs K]
 //!     [--accelerators all|gpus|NAME,NAME..] [--mode all|one-thread|threads|pieces] [--pieces P]
+//!     [--timings]
 //! ```
 //!
 //! `--mode` chooses how the host issues the bands (see
@@ -41,9 +42,14 @@ struct Options {
     accelerators: String,
     mode: String,
     pieces: usize,
+    timings: bool,
 }
 
-const USAGE: &str = "usage: multi_gpu_mxm [--size N] [--runs K] [--accelerators all|gpus|NAME,NAME..] [--mode all|one-thread|threads|pieces] [--pieces P]\n  --size N          the matrices are N x N (default 8192 on GPUs, 256 on the CPU accelerator)\n  --runs K          timed runs after a warm-up; the median is printed (default 5)\n  --accelerators    which accelerators share the work: every GPU (default `gpus`, the CPU\n                    accelerator where there is none), `all` of them, or those whose\n                    description or device path contains one of the names\n  --mode M          how the host issues the bands: `one-thread` (the sample's shape: one\n                    thread queues every band), `threads` (one thread per band),\n                    `pieces` (one thread per band, each band in --pieces row pieces\n                    so that transfers overlap kernels, as `matmul_multi` does), or\n                    `all` of them, timed in this run (default `all`)\n  --pieces P        row pieces per band for `pieces` (default 4)";
+/// `--timings`: print every kernel's GPU time, per view, where the table
+/// sums them.
+static TIMINGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+const USAGE: &str = "usage: multi_gpu_mxm [--size N] [--runs K] [--accelerators all|gpus|NAME,NAME..] [--mode all|one-thread|threads|pieces] [--pieces P]\n  --size N          the matrices are N x N (default 8192 on GPUs, 256 on the CPU accelerator)\n  --runs K          timed runs after a warm-up; the median is printed (default 5)\n  --accelerators    which accelerators share the work: every GPU (default `gpus`, the CPU\n                    accelerator where there is none), `all` of them, or those whose\n                    description or device path contains one of the names\n  --mode M          how the host issues the bands: `one-thread` (the sample's shape: one\n                    thread queues every band), `threads` (one thread per band),\n                    `pieces` (one thread per band, each band in --pieces row pieces\n                    so that transfers overlap kernels, as `matmul_multi` does), or\n                    `all` of them, timed in this run (default `all`)\n  --pieces P        row pieces per band for `pieces` (default 4)\n  --timings         print each kernel's GPU time (every launch, per accelerator)";
 
 fn parse() -> Result<Options, String> {
     let mut o = Options {
@@ -52,6 +58,7 @@ fn parse() -> Result<Options, String> {
         accelerators: "gpus".to_string(),
         mode: "all".to_string(),
         pieces: amp_examples::multi_gpu::PIECES,
+        timings: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -68,6 +75,7 @@ fn parse() -> Result<Options, String> {
             "--accelerators" => o.accelerators = value("--accelerators")?,
             "--mode" => o.mode = value("--mode")?,
             "--pieces" => o.pieces = positive("--pieces", value("--pieces")?)? as usize,
+            "--timings" => o.timings = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -148,13 +156,27 @@ fn check(c: &[f32], a: &[f32], b: &[f32], n: usize) -> f64 {
 /// has no kernel timing.
 fn kernel_time(views: &[AcceleratorView], products: usize) -> Option<f64> {
     let mut worst = 0.0f64;
-    for v in views {
-        let total: f64 = v
-            .kernel_timings()
-            .ok()?
-            .iter()
-            .map(|t| t.duration.as_secs_f64())
-            .sum();
+    for (k, v) in views.iter().enumerate() {
+        let timings = v.kernel_timings().ok()?;
+        if TIMINGS.load(std::sync::atomic::Ordering::Relaxed) && !timings.is_empty() {
+            let list: Vec<String> = timings
+                .iter()
+                .map(|t| {
+                    format!(
+                        "{}:{} {:.2}",
+                        t.line,
+                        t.column,
+                        t.duration.as_secs_f64() * 1e3
+                    )
+                })
+                .collect();
+            println!(
+                "  view {k}, {} kernels (line:column ms): {}",
+                timings.len(),
+                list.join(", ")
+            );
+        }
+        let total: f64 = timings.iter().map(|t| t.duration.as_secs_f64()).sum();
         worst = worst.max(total / products as f64);
     }
     Some(worst)
@@ -284,6 +306,7 @@ fn upload_arrays(views: &[AcceleratorView], a: &[f32], b: &[f32], n: i32) -> amp
 
 fn run(o: &Options) -> Result<bool, String> {
     let modes = modes(o)?;
+    TIMINGS.store(o.timings, std::sync::atomic::Ordering::Relaxed);
     let accs = choose(&o.accelerators)?;
     let emulated = accs.iter().all(|a| a.is_cpu() || a.is_emulated());
     let n = o.size.unwrap_or(if emulated { 256 } else { 8192 });
@@ -311,6 +334,9 @@ fn run(o: &Options) -> Result<bool, String> {
     let mut rows = Vec::new();
     for (name, issue) in &modes {
         let mut measure = |views: &[AcceleratorView]| -> Result<(), String> {
+            if o.timings {
+                println!("{name} on {} accelerator(s), every product:", views.len());
+            }
             c.fill(f32::NAN);
             let t = time(o.runs, || {
                 matmul_multi_issued(views, &mut c, &a, &b, n, n, n, *issue)

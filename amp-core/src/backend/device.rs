@@ -77,6 +77,9 @@ pub(crate) struct DeviceContext {
     pub(crate) loop_guard: Option<LoopGuard>,
     /// The one thread that completes this device's awaited futures.
     pub(crate) waiter: super::waiter::DeviceWaiter,
+    /// Whether the adapter is a software one (its device memory is the
+    /// host's).
+    software: bool,
 }
 
 /// The status buffer of llvmpipe's loop guard: kernels compiled with the
@@ -248,7 +251,14 @@ impl DeviceContext {
             pipeline_cache,
             loop_guard,
             waiter: Default::default(),
+            software: adapter.get_info().device_type == wgpu::DeviceType::Cpu,
         })
+    }
+
+    /// Whether the adapter is a software one (lavapipe), whose device
+    /// memory is the host's.
+    pub(crate) fn is_software(&self) -> bool {
+        self.software
     }
 
     /// The per-device state of type `T` that a layer above the device

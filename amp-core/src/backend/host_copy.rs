@@ -21,18 +21,34 @@ pub(crate) const PART_BYTES: usize = 1024 * 1024;
 /// Copies of this size and more are split over threads.
 pub(crate) const PARALLEL_MIN_BYTES: usize = 4 * PART_BYTES;
 
-/// Threads of the pool, at most: more do not copy faster (the memory
-/// system saturates), and a transfer should not take every core.
+/// Threads of the pool, at most, unless `AMP_COPY_THREADS` says otherwise:
+/// more do not copy faster (the memory system saturates), and a transfer
+/// should not take every core.
 const MAX_THREADS: usize = 8;
+
+/// The pool's size: `AMP_COPY_THREADS` where it is a positive number (a
+/// machine whose memory system wants more or fewer copying threads), else
+/// the machine's parallelism up to [`MAX_THREADS`].
+fn threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    match std::env::var("AMP_COPY_THREADS") {
+        Ok(v) => match v.trim().parse::<usize>() {
+            Ok(n) if n > 0 => n,
+            _ => {
+                log::warn!("AMP_COPY_THREADS={v:?} is not a positive number; ignored");
+                cores.min(MAX_THREADS)
+            }
+        },
+        Err(_) => cores.min(MAX_THREADS),
+    }
+}
 
 /// The pool, or `None` where its threads cannot be started (copies then
 /// run on the calling thread).
 fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
-        let threads = std::thread::available_parallelism()
-            .map_or(1, usize::from)
-            .min(MAX_THREADS);
+        let threads = threads();
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("amp-copy-{i}"))

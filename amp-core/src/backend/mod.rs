@@ -6,6 +6,7 @@
 //! - [`storage`]: the coherence record of one data source and the
 //!   transfers between host and accelerators;
 //! - [`upload`]: staging memory kept per device for large uploads;
+//! - [`buffer_pool`]: device buffers of dropped containers, kept for reuse;
 //! - [`host_copy`]: the host copies of large transfers, split over threads;
 //! - [`memory`]: backend-specific property queries wgpu does not expose;
 //! - [`failure`]: failures of host commands, kept until reported;
@@ -16,6 +17,7 @@
 //! keeps per device it attaches to the device
 //! ([`DeviceContext::attached`](device::DeviceContext::attached)).
 
+pub(crate) mod buffer_pool;
 pub(crate) mod cpu_gate;
 pub(crate) mod device;
 pub(crate) mod failure;

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use parking_lot::Mutex;
 
+use crate::backend::buffer_pool::BufferPool;
 use crate::backend::device::DeviceContext;
 use crate::backend::host_copy::copy_bytes;
 use crate::range_set::RangeSet;
@@ -194,6 +195,29 @@ struct DeviceCopy {
     /// first one while it was still empty). Accesses therefore flush every
     /// user; flushing a view with nothing pending does nothing.
     users: Vec<AcceleratorView>,
+}
+
+impl Drop for DeviceCopy {
+    /// A GPU buffer goes to its device's [`BufferPool`] for the next
+    /// container of its size, after the commands recorded on it are
+    /// submitted (the pool's clear for the next owner is submitted at once,
+    /// and must come after them).
+    fn drop(&mut self) {
+        let DeviceMem::Gpu { device, buffer } = &self.mem else {
+            return;
+        };
+        if !BufferPool::keeps(device, buffer.size()) {
+            return;
+        }
+        for user in &self.users {
+            if let Err(e) = user.submit_pending() {
+                // Not kept: nothing may reuse it before those commands.
+                log::debug!("a dropped buffer is not kept for reuse: {e}");
+                return;
+            }
+        }
+        device.attached::<BufferPool>().give(device, buffer.clone());
+    }
 }
 
 /// The host location's memory.
@@ -1006,7 +1030,8 @@ pub(crate) enum DeviceBinding {
     Cpu(Arc<CpuMem>),
 }
 
-/// Allocates `bytes` of zeroed memory on `accelerator`.
+/// Allocates `bytes` of zeroed memory on `accelerator` (on a GPU, a kept
+/// buffer of the same size where the device's [`BufferPool`] has one).
 fn allocate(accelerator: &Accelerator, bytes: u64) -> Result<DeviceMem> {
     let limits = accelerator.limits();
     if bytes > limits.max_buffer_size {
@@ -1023,27 +1048,46 @@ fn allocate(accelerator: &Accelerator, bytes: u64) -> Result<DeviceMem> {
         Some(device) => {
             device.check()?;
             let size = bytes.max(4).next_multiple_of(4);
-            let scope = device
-                .device
-                .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-            let buffer = device.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("amp-rs data"),
-                size,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            if let Some(e) = futures::executor::block_on(scope.pop()) {
-                return Err(Error::OutOfMemory {
-                    accelerator: accelerator.description().to_string(),
-                    detail: format!("cannot allocate {bytes} bytes: {e}"),
+            let pool = device.attached::<BufferPool>();
+            if let Some(buffer) = pool.take(device, size) {
+                return Ok(DeviceMem::Gpu {
+                    device: Arc::clone(device),
+                    buffer,
                 });
             }
-            Ok(DeviceMem::Gpu {
-                device: Arc::clone(device),
-                buffer,
-            })
+            let create = || {
+                let scope = device
+                    .device
+                    .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+                let buffer = device.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("amp-rs data"),
+                    size,
+                    usage: wgpu::BufferUsages::STORAGE
+                        | wgpu::BufferUsages::COPY_SRC
+                        | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                match futures::executor::block_on(scope.pop()) {
+                    Some(e) => Err(e),
+                    None => Ok(buffer),
+                }
+            };
+            // Out of memory with buffers kept for reuse: free them, try
+            // again.
+            let buffer = create().or_else(|_| {
+                pool.empty();
+                create()
+            });
+            match buffer {
+                Ok(buffer) => Ok(DeviceMem::Gpu {
+                    device: Arc::clone(device),
+                    buffer,
+                }),
+                Err(e) => Err(Error::OutOfMemory {
+                    accelerator: accelerator.description().to_string(),
+                    detail: format!("cannot allocate {bytes} bytes: {e}"),
+                }),
+            }
         }
     }
 }
@@ -1150,7 +1194,19 @@ fn write_device(mem: &DeviceMem, range: Range<u64>, data: &[u8]) -> Result<()> {
             // length that is not whole words ends at the source's end, so
             // the rest of its last word is padding.
             debug_assert_eq!(range.start % 4, 0, "GPU writes start on a word");
-            if !data.len().is_multiple_of(4) {
+            if data.len() as u64 >= super::upload::RING_MIN_BYTES {
+                // Through the kept staging slots, filled by several threads
+                // (`write_buffer` stages each call in fresh memory: 3 GB/s
+                // for `Array::from_slice` of 256 MiB on an H200, where the
+                // slots reach 25).
+                device.attached::<super::upload::UploadRing>().write(
+                    device,
+                    buffer,
+                    range.start,
+                    data.len() as u64,
+                    |pos, n| Some(&data[pos as usize..pos as usize + n]),
+                )?;
+            } else if !data.len().is_multiple_of(4) {
                 let mut padded = data.to_vec();
                 padded.resize(data.len().next_multiple_of(4), 0);
                 device.queue.write_buffer(buffer, range.start, &padded);

@@ -15,7 +15,8 @@
 //! accelerator, which has no hand-written peer); without it,
 //! `AMP_TEST_REQUIRE_ADAPTER=1` picks the best wgpu adapter (lavapipe where
 //! it is the only one: the default ranks it below the CPU accelerator). Names for `--only`: `copy`,
-//! `copy4`, `saxpy`, `reduce`, `transpose`, `conv`, `mm_rb64`, `mm_rb128`, `poison`,
+//! `copy4`, `saxpy`, `reduce`, `transpose`, `conv`, `mm_rb64`, `mm_rb128` (work items
+//! owning contiguous blocks), `mm_rb64s`, `mm_rb128s` (strided rows and columns), `poison`,
 //! `transfers` (`--n` f32s copied from a host slice into an `Array` and back,
 //! wall clock, GB/s).
 //!
@@ -275,65 +276,185 @@ fn mm128_user(
     })
 }
 
-/// The peer of [`mm128_user`]: the same blocks and loads, each work item's
-/// 8 x 8 accumulators as sixteen `vec4`s, the inner loops written out (a
-/// WGSL author's unrolling, printed by this function rather than typed).
-fn mm128_wgsl() -> String {
-    let mut w = String::from(
-        "struct P { m: u32, n: u32, w: u32, pad0: u32 }
+/// `c = a b` as [`mm_strided_user`] writes it: the 4 x 4 elements of
+/// each work item are rows `ty + 16 i` and columns `tx + 16 j` of the block
+/// (strided, where [`mm_user`]'s are contiguous), so that the 16 work items
+/// of a row read 16 consecutive words of `b_s` and a warp's reads of `a_s`
+/// fall into different banks.
+fn mm_strided_user(
+    view: &AcceleratorView,
+    a: &Array<f32, 2>,
+    b: &Array<f32, 2>,
+    c: &Array<f32, 2>,
+) -> amp_core::Result<()> {
+    let (m, n, w) = (c.extent()[0], c.extent()[1], a.extent()[1]);
+    let domain = Extent::new([m / 4, n / 4]).tile::<16, 16>()?;
+    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+        tile_static! {
+            let a_s: [[f32; 16]; 64];
+            let b_s: [[f32; 64]; 16];
+        }
+        let ty = t.local[0];
+        let tx = t.local[1];
+        let row0 = t.tile[0] * 64;
+        let col0 = t.tile[1] * 64;
+        let mut acc = [[0.0f32; 4]; 4];
+        let mut k0 = 0;
+        while k0 < w {
+            for q in 0..4 {
+                let e = ty * 16 + tx + q * 256;
+                a_s[e / 16][e % 16] = a[[row0 + e / 16, k0 + e % 16]];
+                b_s[e / 64][e % 64] = b[[k0 + e / 64, col0 + e % 64]];
+            }
+            t.barrier.wait();
+            for k in 0..16 {
+                for i in 0..4 {
+                    for j in 0..4 {
+                        acc[i][j] += a_s[ty + 16 * i][k] * b_s[k][tx + 16 * j];
+                    }
+                }
+            }
+            t.barrier.wait();
+            k0 += 16;
+        }
+        for i in 0..4 {
+            for j in 0..4 {
+                c[[row0 + ty + 16 * i, col0 + tx + 16 * j]] = acc[i][j];
+            }
+        }
+    })
+}
+
+/// [`mm_strided_user`] with 128 x 128 blocks: each work item the 8 x 8
+/// elements at rows `ty + 16 i` and columns `tx + 16 j` of the block.
+fn mm128_strided_user(
+    view: &AcceleratorView,
+    a: &Array<f32, 2>,
+    b: &Array<f32, 2>,
+    c: &Array<f32, 2>,
+) -> amp_core::Result<()> {
+    let (m, n, w) = (c.extent()[0], c.extent()[1], a.extent()[1]);
+    let domain = Extent::new([m / 8, n / 8]).tile::<16, 16>()?;
+    parallel_for_each!(view, domain, |t: TiledIndex<2>| {
+        tile_static! {
+            let a_s: [[f32; 16]; 128];
+            let b_s: [[f32; 128]; 16];
+        }
+        let ty = t.local[0];
+        let tx = t.local[1];
+        let row0 = t.tile[0] * 128;
+        let col0 = t.tile[1] * 128;
+        let mut acc = [[0.0f32; 8]; 8];
+        let mut k0 = 0;
+        while k0 < w {
+            for q in 0..8 {
+                let e = ty * 16 + tx + q * 256;
+                a_s[e / 16][e % 16] = a[[row0 + e / 16, k0 + e % 16]];
+                b_s[e / 128][e % 128] = b[[k0 + e / 128, col0 + e % 128]];
+            }
+            t.barrier.wait();
+            for k in 0..16 {
+                for i in 0..8 {
+                    for j in 0..8 {
+                        acc[i][j] += a_s[ty + 16 * i][k] * b_s[k][tx + 16 * j];
+                    }
+                }
+            }
+            t.barrier.wait();
+            k0 += 16;
+        }
+        for i in 0..8 {
+            for j in 0..8 {
+                c[[row0 + ty + 16 * i, col0 + tx + 16 * j]] = acc[i][j];
+            }
+        }
+    })
+}
+
+/// The hand-written peer of the register-blocked products: `block` x
+/// `block` elements of `c` per workgroup of 16 x 16, `block / 16` x
+/// `block / 16` per invocation, in rows and columns `ty r + i`, `tx r + j`
+/// (contiguous, [`mm_user`]) or `ty + 16 i`, `tx + 16 j` (`strided`,
+/// [`mm_strided_user`]); the same loads and steps of 16 as the user
+/// kernels. As a WGSL author keeps accumulators in registers: one scalar
+/// `var` each, the loops over them written out (printed here, not typed),
+/// the operands of a step read once into `let`s.
+fn mm_hand_wgsl(block: u32, strided: bool) -> String {
+    let r = block / 16;
+    let row = |i: u32| {
+        if strided {
+            format!("ty + {}u", 16 * i)
+        } else {
+            format!("ty * {r}u + {i}u")
+        }
+    };
+    let col = |j: u32| {
+        if strided {
+            format!("tx + {}u", 16 * j)
+        } else {
+            format!("tx * {r}u + {j}u")
+        }
+    };
+    let mut w = format!(
+        "struct P {{ m: u32, n: u32, w: u32, pad0: u32 }}
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read> b: array<f32>;
 @group(0) @binding(2) var<storage, read_write> c: array<f32>;
 @group(0) @binding(3) var<uniform> p: P;
-var<workgroup> a_s: array<array<f32, 16>, 128>;
-var<workgroup> b_s: array<array<f32, 128>, 16>;
+var<workgroup> a_s: array<array<f32, 16>, {block}>;
+var<workgroup> b_s: array<array<f32, {block}>, 16>;
 
 @compute @workgroup_size(16, 16)
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {{
     let tx = lid.x;
     let ty = lid.y;
-    let row0 = wg.y * 128u;
-    let col0 = wg.x * 128u;
-",
+    let row0 = wg.y * {block}u;
+    let col0 = wg.x * {block}u;
+"
     );
-    for i in 0..8 {
-        w.push_str(&format!(
-            "    var acc{i}l = vec4<f32>();\n    var acc{i}r = vec4<f32>();\n"
-        ));
+    for i in 0..r {
+        for j in 0..r {
+            w.push_str(&format!("    var acc_{i}_{j} = 0.0f;\n"));
+        }
     }
-    w.push_str(
-        "    for (var k0 = 0u; k0 < p.w; k0 += 16u) {
-        for (var q = 0u; q < 8u; q++) {
+    w.push_str(&format!(
+        "    for (var k0 = 0u; k0 < p.w; k0 += 16u) {{
+        for (var q = 0u; q < {r}u; q++) {{
             let e = ty * 16u + tx + q * 256u;
             a_s[e / 16u][e % 16u] = a[(row0 + e / 16u) * p.w + k0 + e % 16u];
-            b_s[e / 128u][e % 128u] = b[(k0 + e / 128u) * p.n + col0 + e % 128u];
-        }
+            b_s[e / {block}u][e % {block}u] = b[(k0 + e / {block}u) * p.n + col0 + e % {block}u];
+        }}
         workgroupBarrier();
-        for (var k = 0u; k < 16u; k++) {
-            let bl = vec4<f32>(b_s[k][tx * 8u], b_s[k][tx * 8u + 1u], b_s[k][tx * 8u + 2u], b_s[k][tx * 8u + 3u]);
-            let br = vec4<f32>(b_s[k][tx * 8u + 4u], b_s[k][tx * 8u + 5u], b_s[k][tx * 8u + 6u], b_s[k][tx * 8u + 7u]);
-",
-    );
-    for i in 0..8 {
-        w.push_str(&format!(
-            "            let a{i} = a_s[ty * 8u + {i}u][k];\n            acc{i}l += a{i} * bl;\n            acc{i}r += a{i} * br;\n"
-        ));
+        for (var k = 0u; k < 16u; k++) {{
+"
+    ));
+    for i in 0..r {
+        w.push_str(&format!("            let a{i} = a_s[{}][k];\n", row(i)));
+    }
+    for j in 0..r {
+        w.push_str(&format!("            let b{j} = b_s[k][{}];\n", col(j)));
+    }
+    for i in 0..r {
+        for j in 0..r {
+            w.push_str(&format!("            acc_{i}_{j} += a{i} * b{j};\n"));
+        }
     }
     w.push_str(
         "        }
         workgroupBarrier();
     }
-    let r = row0 + ty * 8u;
-    let col = col0 + tx * 8u;
-    for (var j = 0u; j < 4u; j++) {
 ",
     );
-    for i in 0..8 {
-        w.push_str(&format!(
-            "        c[(r + {i}u) * p.n + col + j] = acc{i}l[j];\n        c[(r + {i}u) * p.n + col + 4u + j] = acc{i}r[j];\n"
-        ));
+    for i in 0..r {
+        for j in 0..r {
+            w.push_str(&format!(
+                "    c[(row0 + {}) * p.n + col0 + {}] = acc_{i}_{j};\n",
+                row(i),
+                col(j)
+            ));
+        }
     }
-    w.push_str("    }\n}\n");
+    w.push_str("}\n");
     w
 }
 
@@ -475,56 +596,6 @@ fn cols(@builtin(global_invocation_id) g: vec3<u32>) {
         sum += src[u32(y) * p.w + g.x] * wt[k + p.r];
     }
     dst[g.y * p.w + g.x] = sum;
-}
-";
-
-/// The peer of [`mm_user`]: the same blocks and loads, each work item's
-/// 4 x 4 accumulators written as four `vec4`s (what a WGSL author writes so
-/// that they stay in registers: a dynamically indexed local array measured
-/// 30x slower on an H100).
-const MM_WGSL: &str = r"
-struct P { m: u32, n: u32, w: u32, pad0: u32 }
-@group(0) @binding(0) var<storage, read> a: array<f32>;
-@group(0) @binding(1) var<storage, read> b: array<f32>;
-@group(0) @binding(2) var<storage, read_write> c: array<f32>;
-@group(0) @binding(3) var<uniform> p: P;
-var<workgroup> a_s: array<array<f32, 16>, 64>;
-var<workgroup> b_s: array<array<f32, 64>, 16>;
-
-@compute @workgroup_size(16, 16)
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-    let tx = lid.x;
-    let ty = lid.y;
-    let row0 = wg.y * 64u;
-    let col0 = wg.x * 64u;
-    var acc0 = vec4<f32>();
-    var acc1 = vec4<f32>();
-    var acc2 = vec4<f32>();
-    var acc3 = vec4<f32>();
-    for (var k0 = 0u; k0 < p.w; k0 += 16u) {
-        for (var q = 0u; q < 4u; q++) {
-            let e = ty * 16u + tx + q * 256u;
-            a_s[e / 16u][e % 16u] = a[(row0 + e / 16u) * p.w + k0 + e % 16u];
-            b_s[e / 64u][e % 64u] = b[(k0 + e / 64u) * p.n + col0 + e % 64u];
-        }
-        workgroupBarrier();
-        for (var k = 0u; k < 16u; k++) {
-            let bv = vec4<f32>(b_s[k][tx * 4u], b_s[k][tx * 4u + 1u], b_s[k][tx * 4u + 2u], b_s[k][tx * 4u + 3u]);
-            acc0 += a_s[ty * 4u][k] * bv;
-            acc1 += a_s[ty * 4u + 1u][k] * bv;
-            acc2 += a_s[ty * 4u + 2u][k] * bv;
-            acc3 += a_s[ty * 4u + 3u][k] * bv;
-        }
-        workgroupBarrier();
-    }
-    let r = row0 + ty * 4u;
-    let col = col0 + tx * 4u;
-    for (var j = 0u; j < 4u; j++) {
-        c[r * p.n + col + j] = acc0[j];
-        c[(r + 1u) * p.n + col + j] = acc1[j];
-        c[(r + 2u) * p.n + col + j] = acc2[j];
-        c[(r + 3u) * p.n + col + j] = acc3[j];
-    }
 }
 ";
 
@@ -1102,10 +1173,43 @@ impl Bench<'_> {
             }
         }
         self.verdict("transfers round trip", check(&back, &data, exact));
+        // New containers each round, as a loop that makes its arrays does:
+        // what allocation adds to the transfer.
+        let (mut fresh, mut from_slice, mut over_slice) = (Vec::new(), Vec::new(), Vec::new());
+        for rep in 0..=self.opts.reps {
+            let t_fresh = timed(|| {
+                let a = Array::<f32, 1>::new([n], &view).expect("allocate");
+                touch(&view, &a).expect("launch");
+                view.wait().expect("wait");
+            });
+            let t_from = timed(|| {
+                let a = Array::from_slice([n], &data, &view).expect("from_slice");
+                touch(&view, &a).expect("launch");
+                view.wait().expect("wait");
+            });
+            let t_over = timed(|| {
+                let v = ArrayView::new([n], &data[..]).expect("view");
+                v.synchronize_to(&view).expect("upload");
+                // Queued after the upload's copies.
+                touch(&view, &array).expect("launch");
+                view.wait().expect("wait");
+            });
+            if rep > 0 {
+                fresh.push(t_fresh);
+                from_slice.push(t_from);
+                over_slice.push(t_over);
+            }
+        }
         let gb = f64::from(n) * 4.0 / 1e9;
         for (what, times) in [
             ("host -> device (copy from a slice)", up),
             ("device -> host (copy into a slice)", down),
+            ("new Array (zeros) + first launch", fresh),
+            ("host -> device (Array::from_slice, new array)", from_slice),
+            (
+                "host -> device (new ArrayView over the slice, synchronize_to)",
+                over_slice,
+            ),
         ] {
             let t = median(times);
             self.transfers.push((what.to_string(), t * 1e3, gb / t));
@@ -1451,10 +1555,11 @@ impl Bench<'_> {
     }
 
     /// `mm_rb64` (`block` 64) or `mm_rb128` (`block` 128) of `mm x mm`
-    /// matrices (skipped where `mm` is not a multiple of the block).
-    fn mm(&mut self, block: i32) -> amp_core::Result<()> {
+    /// matrices, `mm_rb64s`/`mm_rb128s` where `strided` (skipped where `mm`
+    /// is not a multiple of the block); the hand peer from [`mm_hand_wgsl`].
+    fn mm(&mut self, block: i32, strided: bool) -> amp_core::Result<()> {
         let side = self.opts.mm;
-        let name = format!("mm_rb{block}");
+        let name = format!("mm_rb{block}{}", if strided { "s" } else { "" });
         if side % block != 0 {
             println!("{name}: skipped (--mm {side} is not a multiple of {block})");
             return Ok(());
@@ -1468,11 +1573,13 @@ impl Bench<'_> {
         let b = Array::from_slice([side, side], &vb, &view)?;
         let c = Array::from_slice([side, side], &nan, &view)?;
         let amp = measure_amp(&view, &self.opts, || {
-            if block == 64 {
-                mm_user(&view, &a, &b, &c).expect("launch");
-            } else {
-                mm128_user(&view, &a, &b, &c).expect("launch");
+            match (block, strided) {
+                (64, false) => mm_user(&view, &a, &b, &c),
+                (64, true) => mm_strided_user(&view, &a, &b, &c),
+                (_, false) => mm128_user(&view, &a, &b, &c),
+                (_, true) => mm128_strided_user(&view, &a, &b, &c),
             }
+            .expect("launch");
         });
         self.verdict(
             &format!("{name} amp"),
@@ -1482,11 +1589,7 @@ impl Bench<'_> {
             let (ba, bb, bc) = (g.storage(&va), g.storage(&vb), g.storage(&nan));
             let bp = g.uniform([side as u32, side as u32, side as u32, 0]);
             let blocks = (side / block) as u32;
-            let wgsl = if block == 64 {
-                MM_WGSL.to_string()
-            } else {
-                mm128_wgsl()
-            };
+            let wgsl = mm_hand_wgsl(block as u32, strided);
             let hand = Hand::new(
                 g,
                 &wgsl,
@@ -1661,11 +1764,15 @@ fn main() -> amp_core::Result<()> {
     if opts.runs("conv") {
         bench.conv()?;
     }
-    if opts.runs("mm_rb64") {
-        bench.mm(64)?;
-    }
-    if opts.runs("mm_rb128") {
-        bench.mm(128)?;
+    for (name, block, strided) in [
+        ("mm_rb64", 64, false),
+        ("mm_rb128", 128, false),
+        ("mm_rb64s", 64, true),
+        ("mm_rb128s", 128, true),
+    ] {
+        if opts.runs(name) {
+            bench.mm(block, strided)?;
+        }
     }
     if opts.runs("transfers") {
         bench.transfers()?;
