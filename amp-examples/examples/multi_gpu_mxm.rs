@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! cargo run --release -p amp-examples --example multi_gpu_mxm -- [--size N] [--runs K]
-//!     [--accelerators all|gpus|NAME,NAME..] [--mode all|one-thread|threads|pieces] [--pieces P]
+//!     [--accelerators all|gpus|NAME,NAME..] [--mode all|one-thread|threads|pieces|resident] [--pieces P]
 //!     [--timings]
 //! ```
 //!
@@ -14,7 +14,9 @@
 //! (one thread queues every band over sections of one view per matrix),
 //! `threads` issues each band from a thread of its own, `pieces` does that
 //! with each band cut into `--pieces` row pieces (transfers overlapping
-//! kernels; `matmul_multi` does this with 4 pieces); `all` (the default) times each, so that
+//! kernels; `matmul_multi` does this with 4 pieces), `resident` keeps `B` on
+//! each accelerator across products (C++ AMP's `array` per accelerator:
+//! `ResidentB`, its upload timed apart); `all` (the default) times each, so that
 //! their ratios come from one run. After the table, the phases of one
 //! product (uploads of `A`'s rows and of `B`, kernel, download of `C`'s
 //! rows, each band from its own thread, the phases separated) are timed on
@@ -34,7 +36,7 @@ use std::time::Instant;
 use amp_core::{Accelerator, AcceleratorView, Array, ArrayView, QueuingMode};
 use amp_examples::gallery::{Rand, time};
 use amp_examples::matmul::matmul_optimized_on;
-use amp_examples::multi_gpu::{Issue, bands, matmul_multi_issued};
+use amp_examples::multi_gpu::{Issue, ResidentB, bands, matmul_multi_issued};
 
 struct Options {
     size: Option<i32>,
@@ -49,7 +51,7 @@ struct Options {
 /// sums them.
 static TIMINGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-const USAGE: &str = "usage: multi_gpu_mxm [--size N] [--runs K] [--accelerators all|gpus|NAME,NAME..] [--mode all|one-thread|threads|pieces] [--pieces P]\n  --size N          the matrices are N x N (default 8192 on GPUs, 256 on the CPU accelerator)\n  --runs K          timed runs after a warm-up; the median is printed (default 5)\n  --accelerators    which accelerators share the work: every GPU (default `gpus`, the CPU\n                    accelerator where there is none), `all` of them, or those whose\n                    description or device path contains one of the names\n  --mode M          how the host issues the bands: `one-thread` (the sample's shape: one\n                    thread queues every band), `threads` (one thread per band),\n                    `pieces` (one thread per band, each band in --pieces row pieces\n                    so that transfers overlap kernels, as `matmul_multi` does), or\n                    `all` of them, timed in this run (default `all`)\n  --pieces P        row pieces per band for `pieces` (default 4)\n  --timings         print each kernel's GPU time (every launch, per accelerator)";
+const USAGE: &str = "usage: multi_gpu_mxm [--size N] [--runs K] [--accelerators all|gpus|NAME,NAME..] [--mode all|one-thread|threads|pieces|resident] [--pieces P]\n  --size N          the matrices are N x N (default 8192 on GPUs, 256 on the CPU accelerator)\n  --runs K          timed runs after a warm-up; the median is printed (default 5)\n  --accelerators    which accelerators share the work: every GPU (default `gpus`, the CPU\n                    accelerator where there is none), `all` of them, or those whose\n                    description or device path contains one of the names\n  --mode M          how the host issues the bands: `one-thread` (the sample's shape: one\n                    thread queues every band), `threads` (one thread per band),\n                    `pieces` (one thread per band, each band in --pieces row pieces\n                    so that transfers overlap kernels, as `matmul_multi` does),\n                    `resident` (B uploaded to each accelerator once, before the timed\n                    products, which move only A's and C's rows), or\n                    `all` of them, timed in this run (default `all`)\n  --pieces P        row pieces per band for `pieces` (default 4)\n  --timings         print each kernel's GPU time (every launch, per accelerator)";
 
 fn parse() -> Result<Options, String> {
     let mut o = Options {
@@ -86,19 +88,34 @@ fn parse() -> Result<Options, String> {
     Ok(o)
 }
 
-/// The issue modes `--mode` names, with their names.
-fn modes(o: &Options) -> Result<Vec<(String, Issue)>, String> {
-    let one_thread = ("one-thread".to_string(), Issue::OneThread);
-    let threads = ("threads".to_string(), Issue::ThreadPerBand { pieces: 1 });
+/// How a mode issues one product.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// [`matmul_multi_issued`], `B` from the host slice every product.
+    Issue(Issue),
+    /// [`ResidentB::matmul`]: `B` uploaded to each accelerator once, before
+    /// the timed products.
+    Resident,
+}
+
+/// The modes `--mode` names, with their names.
+fn modes(o: &Options) -> Result<Vec<(String, Mode)>, String> {
+    let one_thread = ("one-thread".to_string(), Mode::Issue(Issue::OneThread));
+    let threads = (
+        "threads".to_string(),
+        Mode::Issue(Issue::ThreadPerBand { pieces: 1 }),
+    );
     let pieces = (
         format!("pieces ({})", o.pieces),
-        Issue::ThreadPerBand { pieces: o.pieces },
+        Mode::Issue(Issue::ThreadPerBand { pieces: o.pieces }),
     );
+    let resident = ("resident B".to_string(), Mode::Resident);
     Ok(match o.mode.as_str() {
-        "all" => vec![one_thread, threads, pieces],
+        "all" => vec![one_thread, threads, pieces, resident],
         "one-thread" => vec![one_thread],
         "threads" => vec![threads],
         "pieces" => vec![pieces],
+        "resident" => vec![resident],
         other => return Err(format!("unknown --mode {other:?}\n{USAGE}")),
     })
 }
@@ -332,16 +349,28 @@ fn run(o: &Options) -> Result<bool, String> {
     let mut ok = true;
     // (mode, accelerators, seconds, kernel seconds, error)
     let mut rows = Vec::new();
-    for (name, issue) in &modes {
+    for (name, mode) in &modes {
         let mut measure = |views: &[AcceleratorView]| -> Result<(), String> {
             if o.timings {
                 println!("{name} on {} accelerator(s), every product:", views.len());
             }
             c.fill(f32::NAN);
-            let t = time(o.runs, || {
-                matmul_multi_issued(views, &mut c, &a, &b, n, n, n, *issue)
-            })
-            .map_err(e)?;
+            let t = match mode {
+                Mode::Issue(issue) => time(o.runs, || {
+                    matmul_multi_issued(views, &mut c, &a, &b, n, n, n, *issue)
+                })
+                .map_err(e)?,
+                Mode::Resident => {
+                    let started = Instant::now();
+                    let resident = ResidentB::new(views, &b, n, n).map_err(e)?;
+                    println!(
+                        "resident B on {} accelerator(s): uploaded in {:.2} ms (not in the table's time)",
+                        views.len(),
+                        started.elapsed().as_secs_f64() * 1e3
+                    );
+                    time(o.runs, || resident.matmul(&mut c, &a, n)).map_err(e)?
+                }
+            };
             let kernel = kernel_time(views, o.runs + 1).filter(|_| timed);
             let err = check(&c, &a, &b, n as usize);
             ok &= err < 1e-3;

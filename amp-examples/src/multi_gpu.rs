@@ -16,10 +16,12 @@
 //! band from a host thread of its own ([`Issue::ThreadPerBand`]), with its
 //! own views over its rows of `A` and `C` and over `B`, so that the bands'
 //! uploads and downloads overlap too; each band can be cut into pieces so
-//! that its transfers overlap its own kernels.
+//! that its transfers overlap its own kernels. Where several products share
+//! `B`, [`ResidentB`] keeps it on every accelerator (C++ AMP's `array` per
+//! accelerator), and each product moves only its rows of `A` and `C`.
 
-use amp_core::Result;
 use amp_core::prelude::*;
+use amp_core::{Access, Result};
 
 use crate::matmul;
 
@@ -253,7 +255,10 @@ fn thread_per_band(
         let handles: Vec<_> = work
             .into_iter()
             .map(|(view, a_band, c_band)| {
-                s.spawn(move || band(view, c_band, a_band, b, n, w, pieces))
+                s.spawn(move || {
+                    let bv = ArrayView::new([w, n], b)?;
+                    band(view, c_band, a_band, &bv, pieces)
+                })
             })
             .collect();
         handles
@@ -264,19 +269,17 @@ fn thread_per_band(
     results.into_iter().collect()
 }
 
-/// One band's work on `view`, on the calling thread: `c_band = a_band x b`
+/// One band's work on `view`, on the calling thread: `c_band = a_band x bv`
 /// in row pieces; returns when `c_band` holds the product.
-fn band(
+fn band<B: Access>(
     view: &AcceleratorView,
     c_band: &mut [f32],
     a_band: &[f32],
-    b: &[f32],
-    n: i32,
-    w: i32,
+    bv: &ArrayView<'_, f32, 2, B>,
     pieces: usize,
 ) -> Result<()> {
+    let (w, n) = (bv.extent()[0], bv.extent()[1]);
     let rows = (c_band.len() / n as usize) as i32;
-    let bv = ArrayView::new([w, n], b)?;
     let (mut a_rest, mut c_rest) = (a_band, c_band);
     // The piece launched before the current one, not yet gathered.
     let mut previous: Option<ArrayView<'_, f32, 2>> = None;
@@ -291,7 +294,7 @@ fn band(
         let av = ArrayView::new([r, w], a_piece)?;
         let cv = ArrayView::new_mut([r, n], c_piece)?;
         cv.discard_data();
-        matmul::matmul_optimized_on(view, &cv, &av, &bv)?;
+        matmul::matmul_optimized_on(view, &cv, &av, bv)?;
         view.flush()?;
         // Its download is queued behind its kernel; the piece before is
         // gathered while this one's kernel runs.
@@ -303,5 +306,131 @@ fn band(
     match previous {
         Some(p) => p.synchronize(),
         None => Ok(()),
+    }
+}
+
+/// The right operand of several products, kept on each accelerator as an
+/// [`Array`] (C++ AMP's `array` per accelerator): uploaded once, read by
+/// every product of [`ResidentB::matmul`], so that each product moves only
+/// its rows of `a` and `c`.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::Accelerator;
+/// use amp_examples::multi_gpu::ResidentB;
+///
+/// let views: Vec<_> = Accelerator::all().iter().map(|a| a.default_view()).collect();
+/// let b: Vec<f32> = (0..16 * 8).map(|i| (i % 5) as f32).collect();
+/// let resident = ResidentB::new(&views, &b, 16, 8)?;
+/// for round in 0..2 {
+///     let a: Vec<f32> = (0..64 * 16).map(|i| ((i + round) % 7) as f32).collect();
+///     let mut c = vec![0.0f32; 64 * 8];
+///     resident.matmul(&mut c, &a, 64)?;
+///     let mut want = vec![0.0f32; 64 * 8];
+///     amp_examples::matmul::matmul_cpu(&mut want, &a, &b, 64, 8, 16)?;
+///     assert_eq!(c, want);
+/// }
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+pub struct ResidentB {
+    /// One copy of `b` per view, on that view's accelerator.
+    copies: Vec<(AcceleratorView, Array<f32, 2>)>,
+}
+
+impl ResidentB {
+    /// `b` (`w x n`, row-major) uploaded to each of `views`, from one host
+    /// thread per view (the uploads overlap).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] for an empty `views` or a `b` that is
+    /// not `w x n`; any error of the allocations or uploads.
+    pub fn new(views: &[AcceleratorView], b: &[f32], w: i32, n: i32) -> Result<ResidentB> {
+        if views.is_empty() {
+            return Err(Error::InvalidArgument(
+                "ResidentB needs at least one accelerator view".to_string(),
+            ));
+        }
+        let fits = w > 0
+            && n > 0
+            && w.checked_mul(n)
+                .and_then(|x| usize::try_from(x).ok())
+                .is_some_and(|x| x == b.len());
+        if !fits {
+            return Err(Error::InvalidArgument(format!(
+                "ResidentB: {w}x{n} does not match a slice of {} elements",
+                b.len()
+            )));
+        }
+        let copies: Vec<Result<(AcceleratorView, Array<f32, 2>)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = views
+                .iter()
+                .map(|view| {
+                    s.spawn(move || {
+                        let array = Array::from_slice([w, n], b, view)?;
+                        // Uploaded now, not at the first product.
+                        array.view().synchronize_to(view)?;
+                        Ok((view.clone(), array))
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        });
+        Ok(ResidentB {
+            copies: copies.into_iter().collect::<Result<_>>()?,
+        })
+    }
+
+    /// `c = a x b` (`a` is `m x w`, row-major) with the rows of `c` split
+    /// over the views as [`matmul_multi`] splits them, each band issued from
+    /// its own host thread in [`PIECES`] pieces, reading the band's
+    /// accelerator's copy of `b`. Returns when `c` holds the product.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] for shapes that do not match; the error
+    /// of the first band (in row order) that failed.
+    pub fn matmul(&self, c: &mut [f32], a: &[f32], m: i32) -> Result<()> {
+        let (w, n) = {
+            let e = self.copies[0].1.extent();
+            (e[0], e[1])
+        };
+        let len = |r: i32, k: i32| r.checked_mul(k).and_then(|x| usize::try_from(x).ok());
+        if m <= 0 || len(m, n) != Some(c.len()) || len(m, w) != Some(a.len()) {
+            return Err(Error::InvalidArgument(format!(
+                "ResidentB::matmul: {m}x{w} times {w}x{n} does not match slices of {} and {} elements",
+                a.len(),
+                c.len()
+            )));
+        }
+        let (n_, w_) = (n as usize, w as usize);
+        let mut work = Vec::new();
+        let (mut a_rest, mut c_rest) = (a, c);
+        for ((view, b), (start, end)) in self.copies.iter().zip(bands(m, self.copies.len())) {
+            let rows = (end - start) as usize;
+            let (a_band, a_next) = a_rest.split_at(rows * w_);
+            let (c_band, c_next) = std::mem::take(&mut c_rest).split_at_mut(rows * n_);
+            (a_rest, c_rest) = (a_next, c_next);
+            if rows > 0 {
+                work.push((view, b, a_band, c_band));
+            }
+        }
+        let results: Vec<Result<()>> = std::thread::scope(|s| {
+            let handles: Vec<_> = work
+                .into_iter()
+                .map(|(view, b, a_band, c_band)| {
+                    s.spawn(move || band(view, c_band, a_band, &b.view(), PIECES))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        });
+        results.into_iter().collect()
     }
 }

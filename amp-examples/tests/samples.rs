@@ -364,7 +364,7 @@ fn transpose_simple_and_tiled() {
 /// element of the product checked (exact: small values).
 #[test]
 fn multi_gpu_matrix_multiplication_over_every_accelerator_set() {
-    use amp_examples::multi_gpu::{Issue, matmul_multi, matmul_multi_issued};
+    use amp_examples::multi_gpu::{Issue, ResidentB, matmul_multi, matmul_multi_issued};
     let accs = accelerators();
     let mut sets: Vec<Vec<amp_core::AcceleratorView>> = accs
         .iter()
@@ -403,8 +403,31 @@ fn multi_gpu_matrix_multiplication_over_every_accelerator_set() {
                 matmul_multi_issued(views, &mut got, &a, &b, m, n, w, issue).unwrap();
                 assert_eq!(got, want, "set {s}, {m}x{n}x{w}, {issue:?}");
             }
+            // `b` kept on every accelerator across two products with other
+            // left operands (and another row count).
+            let resident = ResidentB::new(views, &b, w, n).unwrap();
+            for rows in [m, m + 61] {
+                let a2 = exact_values(&mut rng, (rows * w) as usize);
+                let mut want2 = vec![0.0f32; (rows * n) as usize];
+                matmul_cpu(&mut want2, &a2, &b, rows, n, w).unwrap();
+                let mut got = vec![f32::NAN; (rows * n) as usize];
+                resident.matmul(&mut got, &a2, rows).unwrap();
+                assert_eq!(got, want2, "set {s}, resident b, {rows}x{n}x{w}");
+            }
+            assert!(matches!(
+                resident.matmul(&mut [0.0; 3], &a, m),
+                Err(Error::InvalidArgument(_))
+            ));
         }
     }
+    assert!(matches!(
+        ResidentB::new(&[], &[0.0; 4], 2, 2),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        ResidentB::new(&sets[0], &[0.0; 4], 2, 3),
+        Err(Error::InvalidArgument(_))
+    ));
     let mut c = vec![0.0f32; 4];
     assert!(matches!(
         matmul_multi(&[], &mut c, &[0.0; 4], &[0.0; 4], 2, 2, 2),
