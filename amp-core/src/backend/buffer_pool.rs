@@ -1,5 +1,6 @@
 //! Device buffers kept after their container is dropped, for the next
-//! container of the same size.
+//! container of the same size; and downloads' staging buffers, for the next
+//! download of the same size.
 //!
 //! Creating a large buffer is slow where reusing one is not: on an H200 a
 //! new 256 MiB `Array` cost 9-10 ms before its first kernel could run
@@ -10,8 +11,9 @@
 //! requested size back instead of creating another; it is cleared to zeros
 //! on the queue first, as a new buffer would read (queue order puts the
 //! clear after every command that used the buffer before and before every
-//! command that uses it next). Small buffers are not kept: creating them is
-//! cheap.
+//! command that uses it next). A download's staging buffer (mappable host
+//! memory, whose creation pins pages) goes back once read and unmapped.
+//! Small buffers are not kept: creating them is cheap.
 //!
 //! The budget is 2 GiB per device on hardware adapters and 256 MiB on
 //! software ones (whose device memory is the host's), or
@@ -71,20 +73,33 @@ fn budget(ctx: &DeviceContext) -> u64 {
 }
 
 impl BufferPool {
-    /// A kept buffer of exactly `size` bytes, cleared to zeros on the queue,
-    /// or `None`.
-    pub(crate) fn take(&self, ctx: &DeviceContext, size: u64) -> Option<wgpu::Buffer> {
+    /// A kept buffer of exactly `size` bytes and `usage`, or `None`; where
+    /// `clear`, cleared to zeros on the queue first (a download's staging
+    /// needs no clear: only what a copy wrote into it is read).
+    pub(crate) fn take(
+        &self,
+        ctx: &DeviceContext,
+        size: u64,
+        usage: wgpu::BufferUsages,
+        clear: bool,
+    ) -> Option<wgpu::Buffer> {
         if size < MIN_POOLED_BYTES {
             return None;
         }
         let buffer = {
             let mut kept = self.state.lock();
             // The most recently kept first: the likeliest to be warm.
-            let at = kept.buffers.iter().rposition(|b| b.size() == size)?;
+            let at = kept
+                .buffers
+                .iter()
+                .rposition(|b| b.size() == size && b.usage() == usage)?;
             let buffer = kept.buffers.remove(at)?;
             kept.bytes -= size;
             buffer
         };
+        if !clear {
+            return Some(buffer);
+        }
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -100,8 +115,9 @@ impl BufferPool {
         size >= MIN_POOLED_BYTES && size <= budget(ctx) && ctx.check().is_ok()
     }
 
-    /// Keeps `buffer` (of a dropped container) for a later [`take`](Self::take),
-    /// dropping the oldest kept ones beyond the budget.
+    /// Keeps `buffer` (of a dropped container, or a download's staging
+    /// once read and unmapped) for a later [`take`](Self::take), dropping
+    /// the oldest kept ones beyond the budget.
     pub(crate) fn give(&self, ctx: &DeviceContext, buffer: wgpu::Buffer) {
         let size = buffer.size();
         if !Self::keeps(ctx, size) {

@@ -384,6 +384,8 @@ impl DeviceContext {
             take(&data)
         };
         staging.unmap();
+        self.attached::<super::buffer_pool::BufferPool>()
+            .give(self, staging);
         taken
     }
 
@@ -394,22 +396,34 @@ impl DeviceContext {
     /// `OutOfMemory` if the device cannot allocate it (wgpu reports that through
     /// an error scope, not a panic).
     pub(crate) fn staging_buffer(&self, len: u64, label: &str) -> Result<wgpu::Buffer> {
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: len,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        if let Some(e) = futures::executor::block_on(scope.pop()) {
-            return Err(Error::OutOfMemory {
-                accelerator: "a GPU accelerator".to_string(),
-                detail: format!(
-                    "cannot allocate a staging buffer of {len} bytes for a download: {e}"
-                ),
-            });
+        const USAGE: wgpu::BufferUsages =
+            wgpu::BufferUsages::MAP_READ.union(wgpu::BufferUsages::COPY_DST);
+        let pool = self.attached::<super::buffer_pool::BufferPool>();
+        if let Some(kept) = pool.take(self, len, USAGE, false) {
+            return Ok(kept);
         }
-        Ok(staging)
+        let create = || {
+            let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+            let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: len,
+                usage: USAGE,
+                mapped_at_creation: false,
+            });
+            match futures::executor::block_on(scope.pop()) {
+                Some(e) => Err(e),
+                None => Ok(staging),
+            }
+        };
+        // Out of memory with buffers kept for reuse: free them, try again.
+        let staging = create().or_else(|_| {
+            pool.empty();
+            create()
+        });
+        staging.map_err(|e| Error::OutOfMemory {
+            accelerator: "a GPU accelerator".to_string(),
+            detail: format!("cannot allocate a staging buffer of {len} bytes for a download: {e}"),
+        })
     }
 
     /// Blocks until every submission on the device finished.

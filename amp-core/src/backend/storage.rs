@@ -251,6 +251,21 @@ struct PendingDownload {
     hull_start: u64,
     ranges: RangeSet,
     mapped: Arc<Mutex<Option<std::result::Result<(), wgpu::BufferAsyncError>>>>,
+    /// Read and unmapped: the staging buffer can serve another download.
+    read: std::sync::atomic::AtomicBool,
+}
+
+impl Drop for PendingDownload {
+    /// A staging buffer that was read and unmapped goes to the device's
+    /// [`BufferPool`]; one still mapping (a download never waited for) is
+    /// dropped.
+    fn drop(&mut self) {
+        if self.read.load(Ordering::Acquire) {
+            self.device
+                .attached::<BufferPool>()
+                .give(&self.device, self.staging.clone());
+        }
+    }
 }
 
 /// One data source and its coherence record.
@@ -1030,6 +1045,11 @@ pub(crate) enum DeviceBinding {
     Cpu(Arc<CpuMem>),
 }
 
+/// The usage of containers' device buffers.
+const DATA_USAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
+    .union(wgpu::BufferUsages::COPY_SRC)
+    .union(wgpu::BufferUsages::COPY_DST);
+
 /// Allocates `bytes` of zeroed memory on `accelerator` (on a GPU, a kept
 /// buffer of the same size where the device's [`BufferPool`] has one).
 fn allocate(accelerator: &Accelerator, bytes: u64) -> Result<DeviceMem> {
@@ -1049,7 +1069,7 @@ fn allocate(accelerator: &Accelerator, bytes: u64) -> Result<DeviceMem> {
             device.check()?;
             let size = bytes.max(4).next_multiple_of(4);
             let pool = device.attached::<BufferPool>();
-            if let Some(buffer) = pool.take(device, size) {
+            if let Some(buffer) = pool.take(device, size, DATA_USAGE, true) {
                 return Ok(DeviceMem::Gpu {
                     device: Arc::clone(device),
                     buffer,
@@ -1062,9 +1082,7 @@ fn allocate(accelerator: &Accelerator, bytes: u64) -> Result<DeviceMem> {
                 let buffer = device.device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("amp-rs data"),
                     size,
-                    usage: wgpu::BufferUsages::STORAGE
-                        | wgpu::BufferUsages::COPY_SRC
-                        | wgpu::BufferUsages::COPY_DST,
+                    usage: DATA_USAGE,
                     mapped_at_creation: false,
                 });
                 match futures::executor::block_on(scope.pop()) {
@@ -1286,6 +1304,7 @@ fn start_download(
         hull_start: hull.start,
         ranges: part,
         mapped,
+        read: std::sync::atomic::AtomicBool::new(false),
     })
 }
 
@@ -1325,6 +1344,7 @@ fn finish_into(p: &PendingDownload, out: &mut [u8], host: &mut HostMem) -> Resul
         }
     }
     p.staging.unmap();
+    p.read.store(true, Ordering::Release);
     Ok(())
 }
 
@@ -1345,6 +1365,7 @@ fn finish_pending(st: &mut State) -> Result<()> {
             }
         }
         p.staging.unmap();
+        p.read.store(true, Ordering::Release);
         st.host_valid.union_with(&p.ranges);
     }
     Ok(())
