@@ -25,7 +25,7 @@ use parking_lot::Mutex;
 
 use crate::backend::buffer_pool::BufferPool;
 use crate::backend::device::DeviceContext;
-use crate::backend::host_copy::copy_bytes;
+use crate::backend::host_copy::{copy_bytes, copy_bytes_twice};
 use crate::range_set::RangeSet;
 use crate::{Accelerator, AcceleratorView, CompletionFuture, Error, Result};
 
@@ -1169,8 +1169,13 @@ fn read_host_mem(host: &HostMem, range: Range<u64>, out: &mut [u8]) {
 }
 
 fn write_host_mem(host: &mut HostMem, range: Range<u64>, data: &[u8]) -> Result<()> {
+    copy_bytes(host_mem_mut(host, range)?, data);
+    Ok(())
+}
+
+/// The host bytes of `range`, to write.
+fn host_mem_mut(host: &mut HostMem, range: Range<u64>) -> Result<&mut [u8]> {
     let len = (range.end - range.start) as usize;
-    debug_assert_eq!(data.len(), len);
     match host {
         HostMem::Borrowed {
             ptr,
@@ -1180,14 +1185,11 @@ fn write_host_mem(host: &mut HostMem, range: Range<u64>, data: &[u8]) -> Result<
             // writing is allowed, and no other reference to it exists while
             // the views hold it (nor while this slice lives: the state's lock
             // is held).
-            let dst = unsafe { std::slice::from_raw_parts_mut(ptr.add(range.start as usize), len) };
-            copy_bytes(dst, data);
-            Ok(())
+            Ok(unsafe { std::slice::from_raw_parts_mut(ptr.add(range.start as usize), len) })
         }
         HostMem::Owned(Some(words)) => {
             let bytes: &mut [u8] = bytemuck::cast_slice_mut(words);
-            copy_bytes(&mut bytes[range.start as usize..range.end as usize], data);
-            Ok(())
+            Ok(&mut bytes[range.start as usize..range.end as usize])
         }
         HostMem::Borrowed {
             writable: false, ..
@@ -1338,8 +1340,12 @@ fn finish_into(p: &PendingDownload, out: &mut [u8], host: &mut HostMem) -> Resul
         for r in p.ranges.ranges() {
             let lo = (r.start - p.hull_start) as usize;
             let len = (r.end - r.start) as usize;
-            copy_bytes(&mut out[at..at + len], &data[lo..lo + len]);
-            write_host_mem(host, r.clone(), &data[lo..lo + len])?;
+            // The staging memory read once, into both.
+            copy_bytes_twice(
+                &mut out[at..at + len],
+                host_mem_mut(host, r.clone())?,
+                &data[lo..lo + len],
+            );
             at += len;
         }
     }
