@@ -516,8 +516,11 @@ impl<'a, T: Element, const N: usize, A: Access> ArrayView<'a, T, N, A> {
             .map_err(|_| out_of_host_memory(self.layout.len() * size_of::<T>() as u64))?;
         if self.layout.is_contiguous() {
             out.resize(len, T::zeroed());
-            self.storage
-                .read_host_into(&self.layout.region(), bytemuck::cast_slice_mut(&mut out))?;
+            self.storage.read_host_into(
+                &self.layout.region(),
+                bytemuck::cast_slice_mut(&mut out),
+                true,
+            )?;
             return Ok(out);
         }
         let mut bytes = Vec::new();

@@ -214,8 +214,9 @@ impl<T: Element, const N: usize, A: Access> CopySource<T, N> for ArrayView<'_, T
     fn read_into(&self, out: &mut [T]) -> Result<()> {
         let (storage, layout) = self.parts();
         if layout.is_contiguous() {
-            // Straight from where the data is valid into `out`.
-            return storage.read_host_into(&layout.region(), bytemuck::cast_slice_mut(out));
+            // Straight from where the data is valid into `out` (an array's
+            // host copy is not filled on the way: a copy transfers).
+            return storage.read_host_into(&layout.region(), bytemuck::cast_slice_mut(out), false);
         }
         out.copy_from_slice(&self.to_vec()?);
         Ok(())

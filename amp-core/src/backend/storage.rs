@@ -604,15 +604,23 @@ impl Storage {
         out.try_reserve_exact(len)
             .map_err(|_| too_big(region.len(), "available host memory"))?;
         out.resize(len, 0);
-        self.read_host_into(region, out)
+        self.read_host_into(region, out, true)
     }
 
     /// Reads `region` (made valid on the host first) into `out`, which holds
-    /// exactly its bytes, in order.
-    pub(crate) fn read_host_into(&self, region: &RangeSet, out: &mut [u8]) -> Result<()> {
+    /// exactly its bytes, in order. An `Array`'s region read from its
+    /// device copy fills the host copy too where `keep` (a second read then
+    /// moves nothing); without `keep` (a `copy` into a host slice, which in
+    /// C++ AMP always transfers) only `out` is written, one host copy fewer.
+    pub(crate) fn read_host_into(
+        &self,
+        region: &RangeSet,
+        out: &mut [u8],
+        keep: bool,
+    ) -> Result<()> {
         debug_assert_eq!(out.len() as u64, region.len());
         let mut st = self.state.lock();
-        if self.read_array_device(&mut st, region, out)? {
+        if self.read_array_device(&mut st, region, out, keep)? {
             return Ok(());
         }
         self.make_valid_locked(&mut st, region, Loc::Host, None)?;
@@ -644,11 +652,17 @@ impl Storage {
 
     /// For an `Array` on a GPU whose device copy holds all of `region` and
     /// the host copy none of it: reads `region` from the device into `out`
-    /// and the host copy (which becomes valid: a second read does not
-    /// transfer again) from each staging buffer, with several chunks' copies
-    /// in flight, and returns `true`. Returns `false`, reading nothing,
-    /// otherwise and for small reads.
-    fn read_array_device(&self, st: &mut State, region: &RangeSet, out: &mut [u8]) -> Result<bool> {
+    /// and, where `keep`, the host copy (which becomes valid: a second read
+    /// does not transfer again) from each staging buffer, with several
+    /// chunks' copies in flight, and returns `true`. Returns `false`,
+    /// reading nothing, otherwise and for small reads.
+    fn read_array_device(
+        &self,
+        st: &mut State,
+        region: &RangeSet,
+        out: &mut [u8],
+        keep: bool,
+    ) -> Result<bool> {
         let Origin::Array { view } = &self.origin else {
             return Ok(false);
         };
@@ -669,7 +683,10 @@ impl Storage {
         let (device, buffer) = (Arc::clone(device), buffer.clone());
         // Commands recorded before this read, on any view, write first.
         Self::flush_user(&mut st.copies[d], None)?;
-        ensure_host_mem(&mut st.host, self.bytes)?;
+        if keep {
+            ensure_host_mem(&mut st.host, self.bytes)?;
+        }
+        let mut host = keep.then_some(&mut st.host);
         // Up to DEPTH chunks' copies in flight while the host copies the
         // oldest one out: the link and the host copies overlap.
         const DEPTH: usize = 3;
@@ -691,14 +708,16 @@ impl Storage {
                 if inflight.len() >= DEPTH
                     && let Some((p, at)) = inflight.pop_front()
                 {
-                    finish_into(&p, &mut out[at..], &mut st.host)?;
+                    finish_into(&p, &mut out[at..], host.as_deref_mut())?;
                 }
             }
         }
         while let Some((p, at)) = inflight.pop_front() {
-            finish_into(&p, &mut out[at..], &mut st.host)?;
+            finish_into(&p, &mut out[at..], host.as_deref_mut())?;
         }
-        st.host_valid.union_with(region);
+        if keep {
+            st.host_valid.union_with(region);
+        }
         view.transfer_counters().download(region.len());
         Ok(true)
     }
@@ -1328,8 +1347,8 @@ fn wait_mapped(p: &PendingDownload) -> Result<()> {
 }
 
 /// Waits for a download and copies its bytes to the start of `out` (in
-/// order) and into `host`.
-fn finish_into(p: &PendingDownload, out: &mut [u8], host: &mut HostMem) -> Result<()> {
+/// order) and, if given, into `host`.
+fn finish_into(p: &PendingDownload, out: &mut [u8], mut host: Option<&mut HostMem>) -> Result<()> {
     wait_mapped(p)?;
     {
         let data = p
@@ -1340,12 +1359,15 @@ fn finish_into(p: &PendingDownload, out: &mut [u8], host: &mut HostMem) -> Resul
         for r in p.ranges.ranges() {
             let lo = (r.start - p.hull_start) as usize;
             let len = (r.end - r.start) as usize;
-            // The staging memory read once, into both.
-            copy_bytes_twice(
-                &mut out[at..at + len],
-                host_mem_mut(host, r.clone())?,
-                &data[lo..lo + len],
-            );
+            match host.as_deref_mut() {
+                // The staging memory read once, into both.
+                Some(host) => copy_bytes_twice(
+                    &mut out[at..at + len],
+                    host_mem_mut(host, r.clone())?,
+                    &data[lo..lo + len],
+                ),
+                None => copy_bytes(&mut out[at..at + len], &data[lo..lo + len]),
+            }
             at += len;
         }
     }

@@ -592,3 +592,53 @@ fn large_copies_from_rayon_tasks_on_one_array() {
         });
     }
 }
+
+/// A large copy from an `Array` into a host slice reads the device copy
+/// into the slice alone (the array's host copy is not filled: a copy
+/// transfers, as in C++ AMP): each copy after a kernel brings the kernel's
+/// result, each moves the data once, and `to_vec` afterwards reads the
+/// current data, at most once for two calls; on every accelerator.
+#[amp_test]
+fn large_copies_out_of_arrays_follow_kernels() {
+    use amp_core::prelude::*;
+    // Above the sizes that read the device copy straight into the slice.
+    const N: usize = (1 << 20) + 5;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(0xC0B1 + k as u64);
+        let data: Vec<u32> = (0..N).map(|_| rng.next_u64() as u32).collect();
+        let a = Array::from_slice([N as i32], &data, &view).unwrap();
+        let mut want = data.clone();
+        for round in 1..=3u32 {
+            parallel_for_each!(&view, a.extent(), |i: Index<1>| {
+                a[i] = a[i].wrapping_mul(3) ^ round;
+            })
+            .unwrap();
+            for w in &mut want {
+                *w = w.wrapping_mul(3) ^ round;
+            }
+            let t0 = view.transfers();
+            let mut out = vec![POISON as u32; N];
+            copy(&a, &mut out[..]).unwrap();
+            let bad = (0..N).find(|&j| out[j] != want[j]);
+            assert_eq!(bad, None, "{acc}: round {round}, copy");
+            let t1 = view.transfers();
+            assert_eq!(
+                t1.bytes_downloaded - t0.bytes_downloaded,
+                (N * 4) as u64,
+                "{acc}: round {round}"
+            );
+        }
+        let t0 = view.transfers();
+        assert!(a.to_vec().unwrap() == want, "{acc}: to_vec");
+        assert!(a.to_vec().unwrap() == want, "{acc}: to_vec again");
+        let t1 = view.transfers();
+        // At most one download for the two reads (none where the array
+        // lives in host memory).
+        assert!(
+            t1.bytes_downloaded - t0.bytes_downloaded <= (N * 4) as u64,
+            "{acc}: to_vec twice moved {} bytes",
+            t1.bytes_downloaded - t0.bytes_downloaded
+        );
+    }
+}
