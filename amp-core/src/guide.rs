@@ -310,7 +310,7 @@
 //! | variable | effect |
 //! |---|---|
 //! | `AMP_BUFFER_CACHE_MB` | device memory kept for reuse per device, in MiB (`0`: none) |
-//! | `AMP_COPY_THREADS` | threads copying host memory for large transfers (default: the cores, at most 16) |
+//! | `AMP_COPY_THREADS` | threads copying host memory for large transfers (default: the cores, at most 32) |
 //! | `AMP_DEFAULT_ACCELERATOR` | the default accelerator (see above) |
 //!
 //! # C++ AMP names
