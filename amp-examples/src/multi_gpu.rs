@@ -238,28 +238,44 @@ fn thread_per_band(
     w: i32,
     pieces: usize,
 ) -> Result<()> {
+    per_band(views.len(), c, a, m, n, w, |k, a_band, c_band| {
+        let bv = ArrayView::new([w, n], b)?;
+        band(&views[k], c_band, a_band, &bv, pieces)
+    })
+}
+
+/// Runs `job(k, a_band, c_band)` for each non-empty band `k` of
+/// [`bands`]`(m, parts)` on a scoped host thread of its own, over the band's
+/// rows of `a` (`m x w`) and `c` (`m x n`); the error of the first band (in
+/// row order) that failed.
+#[allow(clippy::too_many_arguments)]
+fn per_band(
+    parts: usize,
+    c: &mut [f32],
+    a: &[f32],
+    m: i32,
+    n: i32,
+    w: i32,
+    job: impl Fn(usize, &[f32], &mut [f32]) -> Result<()> + Sync,
+) -> Result<()> {
     let (n_, w_) = (n as usize, w as usize);
     // Cut `a` and `c` at the band boundaries: each thread borrows its rows.
     let mut work = Vec::new();
     let (mut a_rest, mut c_rest) = (a, c);
-    for (view, (start, end)) in views.iter().zip(bands(m, views.len())) {
+    for (k, (start, end)) in bands(m, parts).into_iter().enumerate() {
         let rows = (end - start) as usize;
         let (a_band, a_next) = a_rest.split_at(rows * w_);
         let (c_band, c_next) = std::mem::take(&mut c_rest).split_at_mut(rows * n_);
         (a_rest, c_rest) = (a_next, c_next);
         if rows > 0 {
-            work.push((view, a_band, c_band));
+            work.push((k, a_band, c_band));
         }
     }
+    let job = &job;
     let results: Vec<Result<()>> = std::thread::scope(|s| {
         let handles: Vec<_> = work
             .into_iter()
-            .map(|(view, a_band, c_band)| {
-                s.spawn(move || {
-                    let bv = ArrayView::new([w, n], b)?;
-                    band(view, c_band, a_band, &bv, pieces)
-                })
-            })
+            .map(|(k, a_band, c_band)| s.spawn(move || job(k, a_band, c_band)))
             .collect();
         handles
             .into_iter()
@@ -407,30 +423,9 @@ impl ResidentB {
                 c.len()
             )));
         }
-        let (n_, w_) = (n as usize, w as usize);
-        let mut work = Vec::new();
-        let (mut a_rest, mut c_rest) = (a, c);
-        for ((view, b), (start, end)) in self.copies.iter().zip(bands(m, self.copies.len())) {
-            let rows = (end - start) as usize;
-            let (a_band, a_next) = a_rest.split_at(rows * w_);
-            let (c_band, c_next) = std::mem::take(&mut c_rest).split_at_mut(rows * n_);
-            (a_rest, c_rest) = (a_next, c_next);
-            if rows > 0 {
-                work.push((view, b, a_band, c_band));
-            }
-        }
-        let results: Vec<Result<()>> = std::thread::scope(|s| {
-            let handles: Vec<_> = work
-                .into_iter()
-                .map(|(view, b, a_band, c_band)| {
-                    s.spawn(move || band(view, c_band, a_band, &b.view(), PIECES))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                .collect()
-        });
-        results.into_iter().collect()
+        per_band(self.copies.len(), c, a, m, n, w, |k, a_band, c_band| {
+            let (view, b) = &self.copies[k];
+            band(view, c_band, a_band, &b.view(), PIECES)
+        })
     }
 }

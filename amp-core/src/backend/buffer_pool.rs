@@ -135,6 +135,27 @@ impl BufferPool {
         }
     }
 
+    /// Creates a buffer (none is kept for it): one that runs out of memory
+    /// empties the pool and is tried once more; the error of the last try.
+    pub(crate) fn create(
+        &self,
+        ctx: &DeviceContext,
+        desc: &wgpu::BufferDescriptor<'_>,
+    ) -> Result<wgpu::Buffer, wgpu::Error> {
+        let create = || {
+            let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+            let buffer = ctx.device.create_buffer(desc);
+            match futures::executor::block_on(scope.pop()) {
+                Some(e) => Err(e),
+                None => Ok(buffer),
+            }
+        };
+        create().or_else(|_| {
+            self.empty();
+            create()
+        })
+    }
+
     /// Drops every kept buffer (an allocation ran out of memory).
     pub(crate) fn empty(&self) {
         let mut kept = self.state.lock();

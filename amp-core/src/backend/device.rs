@@ -402,24 +402,15 @@ impl DeviceContext {
         if let Some(kept) = pool.take(self, len, USAGE, false) {
             return Ok(kept);
         }
-        let create = || {
-            let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-            let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+        let staging = pool.create(
+            self,
+            &wgpu::BufferDescriptor {
                 label: Some(label),
                 size: len,
                 usage: USAGE,
                 mapped_at_creation: false,
-            });
-            match futures::executor::block_on(scope.pop()) {
-                Some(e) => Err(e),
-                None => Ok(staging),
-            }
-        };
-        // Out of memory with buffers kept for reuse: free them, try again.
-        let staging = create().or_else(|_| {
-            pool.empty();
-            create()
-        });
+            },
+        );
         staging.map_err(|e| Error::OutOfMemory {
             accelerator: "a GPU accelerator".to_string(),
             detail: format!("cannot allocate a staging buffer of {len} bytes for a download: {e}"),

@@ -1094,27 +1094,15 @@ fn allocate(accelerator: &Accelerator, bytes: u64) -> Result<DeviceMem> {
                     buffer,
                 });
             }
-            let create = || {
-                let scope = device
-                    .device
-                    .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-                let buffer = device.device.create_buffer(&wgpu::BufferDescriptor {
+            let buffer = pool.create(
+                device,
+                &wgpu::BufferDescriptor {
                     label: Some("amp-rs data"),
                     size,
                     usage: DATA_USAGE,
                     mapped_at_creation: false,
-                });
-                match futures::executor::block_on(scope.pop()) {
-                    Some(e) => Err(e),
-                    None => Ok(buffer),
-                }
-            };
-            // Out of memory with buffers kept for reuse: free them, try
-            // again.
-            let buffer = create().or_else(|_| {
-                pool.empty();
-                create()
-            });
+                },
+            );
             match buffer {
                 Ok(buffer) => Ok(DeviceMem::Gpu {
                     device: Arc::clone(device),
