@@ -313,6 +313,22 @@
 //! | `AMP_COPY_THREADS` | threads copying host memory for large transfers (default: the cores, at most 32) |
 //! | `AMP_DEFAULT_ACCELERATOR` | the default accelerator (see above) |
 //!
+//! # Compiled kernels between runs
+//!
+//! A kernel is compiled for a GPU on its first launch in a process. Where
+//! the adapter supports wgpu's pipeline cache (Vulkan), the driver's
+//! compiled code is saved under `AMP_CACHE_DIR` (else `amp-rs` in the
+//! platform's cache directory) and loaded by the next run: on an NVIDIA
+//! H200 the samples' kernels took 17-24 ms each to compile on a first run
+//! and 1.5-6.5 ms on the next (a 69 KB cache file). Mesa's lavapipe keeps
+//! nothing in that cache (its file is a 96-byte header); it has a shader
+//! cache of its own (`~/.cache/mesa_shader_cache`, moved by
+//! `MESA_SHADER_CACHE_DIR`, turned off by `MESA_SHADER_CACHE_DISABLE=true`),
+//! which halves a rerun of the `samples` binary (1.0 s cold, 0.45-0.54 s
+//! warm). Metal, DirectX 12 and OpenGL have no wgpu pipeline cache: their
+//! drivers' own caches apply. `RUST_LOG=amp_core=debug` shows each compile's
+//! time and the cache's loads and saves.
+//!
 //! # C++ AMP names
 //!
 //! | C++ AMP | amp-rs |
