@@ -18,7 +18,8 @@
 //! `copy4`, `saxpy`, `reduce`, `transpose`, `conv`, `mm_rb64`, `mm_rb128` (work items
 //! owning contiguous blocks), `mm_rb64s`, `mm_rb128s` (strided rows and columns), `poison`,
 //! `transfers` (`--n` f32s copied from a host slice into an `Array` and back,
-//! wall clock, GB/s).
+//! wall clock, GB/s; where the machine has several GPUs, also to and from
+//! all of them at once, a thread each).
 //!
 //! Each kernel, on each side (amp-rs on a view of the default accelerator;
 //! the hand-written WGSL on its own wgpu device of the same adapter, buffers
@@ -1200,6 +1201,7 @@ impl Bench<'_> {
                 over_slice.push(t_over);
             }
         }
+        self.transfers_together(&data)?;
         let gb = f64::from(n) * 4.0 / 1e9;
         for (what, times) in [
             ("host -> device (copy from a slice)", up),
@@ -1213,6 +1215,75 @@ impl Bench<'_> {
         ] {
             let t = median(times);
             self.transfers.push((what.to_string(), t * 1e3, gb / t));
+        }
+        Ok(())
+    }
+
+    /// Where the machine has several GPUs: `--n` f32s copied from a host
+    /// slice of its own into an `Array` on each GPU (and back), every GPU
+    /// from a thread of its own at once; the rate counts every GPU's bytes.
+    fn transfers_together(&mut self, data: &[f32]) -> amp_core::Result<()> {
+        let gpus: Vec<_> = Accelerator::all()
+            .into_iter()
+            .filter(|a| !a.is_cpu() && !a.is_emulated())
+            .collect();
+        if gpus.len() < 2 {
+            return Ok(());
+        }
+        let n = self.opts.n;
+        let views: Vec<_> = gpus
+            .iter()
+            .map(|a| a.create_view(QueuingMode::Automatic))
+            .collect();
+        let sources: Vec<Vec<f32>> = (0..views.len()).map(|_| data.to_vec()).collect();
+        let arrays = views
+            .iter()
+            .map(|v| Array::<f32, 1>::new([n], v))
+            .collect::<amp_core::Result<Vec<_>>>()?;
+        let mut backs: Vec<Vec<f32>> = (0..views.len())
+            .map(|_| vec![f32::NAN; n as usize])
+            .collect();
+        let (mut up, mut down) = (Vec::new(), Vec::new());
+        for rep in 0..=self.opts.reps {
+            let t_up = timed(|| {
+                std::thread::scope(|s| {
+                    for ((view, array), src) in views.iter().zip(&arrays).zip(&sources) {
+                        s.spawn(move || {
+                            copy(&src[..], &mut array.view()).expect("upload");
+                            touch(view, array).expect("launch");
+                            view.wait().expect("wait");
+                        });
+                    }
+                })
+            });
+            let t_down = timed(|| {
+                std::thread::scope(|s| {
+                    for (array, back) in arrays.iter().zip(backs.iter_mut()) {
+                        s.spawn(move || copy(array, &mut back[..]).expect("download"));
+                    }
+                })
+            });
+            if rep > 0 {
+                up.push(t_up);
+                down.push(t_down);
+            }
+        }
+        for back in &backs {
+            self.verdict("transfers to every GPU at once", check(back, data, exact));
+        }
+        let gb = f64::from(n) * 4.0 * views.len() as f64 / 1e9;
+        for (what, times) in [
+            (
+                format!("host -> {} GPUs at once (copy from slices)", views.len()),
+                up,
+            ),
+            (
+                format!("{} GPUs -> host at once (copy into slices)", views.len()),
+                down,
+            ),
+        ] {
+            let t = median(times);
+            self.transfers.push((what, t * 1e3, gb / t));
         }
         Ok(())
     }
