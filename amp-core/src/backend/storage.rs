@@ -741,22 +741,15 @@ impl Storage {
             return Ok(false);
         }
         let d = self.copy_index(st, view.accelerator())?;
-        let DeviceMem::Gpu { device, buffer } = &st.copies[d].mem else {
+        if !matches!(st.copies[d].mem, DeviceMem::Gpu { .. }) {
             return Ok(false);
-        };
-        let (device, buffer) = (Arc::clone(device), buffer.clone());
+        }
         // Commands recorded before this write, on any view, read the old
         // data: they are submitted first (uploads are queue-ordered).
         Self::flush_user(&mut st.copies[d], None)?;
         let region = RangeSet::from_range(range.clone());
-        let written = device.attached::<super::upload::UploadRing>().write(
-            &device,
-            &buffer,
-            range.start,
-            len,
-            |pos, n| Some(&data[pos as usize..pos as usize + n]),
-        );
-        if let Err(e) = written {
+        // At least `RING_MIN_BYTES`: through the kept staging slots.
+        if let Err(e) = write_device(&st.copies[d].mem, range, data) {
             // Part of the range may hold new bytes: the device copy of it
             // is no longer a valid one (the host's, if it has one, is).
             st.copies[d].valid.subtract(&region);
@@ -1088,31 +1081,27 @@ fn allocate(accelerator: &Accelerator, bytes: u64) -> Result<DeviceMem> {
             device.check()?;
             let size = bytes.max(4).next_multiple_of(4);
             let pool = device.attached::<BufferPool>();
-            if let Some(buffer) = pool.take(device, size, DATA_USAGE, true) {
-                return Ok(DeviceMem::Gpu {
-                    device: Arc::clone(device),
-                    buffer,
-                });
-            }
-            let buffer = pool.create(
-                device,
-                &wgpu::BufferDescriptor {
-                    label: Some("amp-rs data"),
-                    size,
-                    usage: DATA_USAGE,
-                    mapped_at_creation: false,
-                },
-            );
-            match buffer {
-                Ok(buffer) => Ok(DeviceMem::Gpu {
-                    device: Arc::clone(device),
-                    buffer,
-                }),
-                Err(e) => Err(Error::OutOfMemory {
-                    accelerator: accelerator.description().to_string(),
-                    detail: format!("cannot allocate {bytes} bytes: {e}"),
-                }),
-            }
+            let buffer = match pool.take(device, size, DATA_USAGE, true) {
+                Some(kept) => kept,
+                None => pool
+                    .create(
+                        device,
+                        &wgpu::BufferDescriptor {
+                            label: Some("amp-rs data"),
+                            size,
+                            usage: DATA_USAGE,
+                            mapped_at_creation: false,
+                        },
+                    )
+                    .map_err(|e| Error::OutOfMemory {
+                        accelerator: accelerator.description().to_string(),
+                        detail: format!("cannot allocate {bytes} bytes: {e}"),
+                    })?,
+            };
+            Ok(DeviceMem::Gpu {
+                device: Arc::clone(device),
+                buffer,
+            })
         }
     }
 }
