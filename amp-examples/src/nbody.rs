@@ -9,9 +9,9 @@
 //! `Float4` particles (`xyz` the position, `w` the mass), both versions,
 //! and `rsqrt` for the inverse distance.
 
-use amp_core::Result;
 use amp_core::precise_math::rsqrt;
 use amp_core::prelude::*;
+use amp_core::{Element, Result, kernel};
 
 /// Particles per tile.
 pub const TILE: i32 = 256;
@@ -141,6 +141,124 @@ pub fn simulate(
     }
     bodies.pos = pos[0].to_vec()?;
     bodies.vel = vel[0].to_vec()?;
+    Ok(())
+}
+
+/// A particle as the C++ sample's `ParticleCpp` holds it: `float_3`
+/// position and velocity (the masses travel in a view of their own).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Element)]
+#[repr(C)]
+pub struct Particle {
+    /// The position.
+    pub pos: Float3,
+    /// The velocity.
+    pub vel: Float3,
+}
+
+/// The C++ sample's `BodyBodyInteraction`: adds to `acceleration` the pull
+/// of a particle of `mass` at `other` on the particle at `me`.
+#[kernel]
+pub fn body_body_interaction(acceleration: &mut Float3, me: Float3, other: Float3, mass: f32) {
+    let r = other - me;
+    let dist_sqr = r.x * r.x + r.y * r.y + r.z * r.z + SOFTENING;
+    let inv_dist = rsqrt(dist_sqr);
+    let inv_dist_cube = inv_dist * inv_dist * inv_dist;
+    *acceleration += r * (mass * inv_dist_cube);
+}
+
+/// One step of a tile of particles, in the shape of the C++ sample's tiled
+/// kernel: each pass stages a tile of the other particles (structs with
+/// `Float3` members) and their masses in `tile_static` arrays, and the work
+/// item's own particle is updated in place in a `tile_static` array of its
+/// tile before it is written out.
+#[kernel]
+pub fn step_tile(
+    ti: &TiledIndex<1>,
+    particles_in: &ArrayView<'_, Particle, 1, ReadOnly>,
+    masses: &ArrayView<'_, f32, 1, ReadOnly>,
+    particles_out: &ArrayView<'_, Particle, 1>,
+    num_tiles: i32,
+) {
+    tile_static! { let others: [Particle; TILE]; }
+    tile_static! { let others_mass: [f32; TILE]; }
+    tile_static! { let mine: [Particle; TILE]; }
+    let idx_local = ti.local[0];
+    mine[idx_local] = particles_in[ti.global];
+    let mut acc = Float3::new(0.0, 0.0, 0.0);
+    for tile in 0..num_tiles {
+        others[idx_local] = particles_in[[tile * TILE + idx_local]];
+        others_mass[idx_local] = masses[[tile * TILE + idx_local]];
+        ti.barrier.wait();
+        for j in 0..TILE {
+            body_body_interaction(&mut acc, mine[idx_local].pos, others[j].pos, others_mass[j]);
+        }
+        ti.barrier.wait();
+    }
+    mine[idx_local].vel += acc * DT;
+    mine[idx_local].vel *= DAMPING;
+    mine[idx_local].pos += mine[idx_local].vel * DT;
+    particles_out[ti.global] = mine[idx_local];
+}
+
+/// Advances `bodies` by `steps` steps on `view` in the C++ sample's shape:
+/// [`Particle`]s of `Float3` members, [`body_body_interaction`] and the
+/// tiled [`step_tile`] as `#[kernel]` functions (the masses, `w` of
+/// `bodies.pos`, in a view of their own).
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Accelerator, Float4};
+/// use amp_examples::nbody::{Bodies, simulate_cpu, simulate_particles};
+///
+/// let view = Accelerator::cpu().default_view();
+/// let mut b = Bodies {
+///     pos: (0..256).map(|i| Float4::new(i as f32, (i % 7) as f32, 0.0, 1.0)).collect(),
+///     vel: vec![Float4::splat(0.0); 256],
+/// };
+/// let mut want = b.clone();
+/// simulate_particles(&view, &mut b, 2)?;
+/// simulate_cpu(&mut want, 2);
+/// assert!((b.pos[3].y - want.pos[3].y).abs() < 1e-3);
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`simulate`].
+pub fn simulate_particles(view: &AcceleratorView, bodies: &mut Bodies, steps: u32) -> Result<()> {
+    let n = count(bodies)?;
+    let particles: Vec<Particle> = bodies
+        .pos
+        .iter()
+        .zip(&bodies.vel)
+        .map(|(p, v)| Particle {
+            pos: Float3::new(p.x, p.y, p.z),
+            vel: Float3::new(v.x, v.y, v.z),
+        })
+        .collect();
+    let mass: Vec<f32> = bodies.pos.iter().map(|p| p.w).collect();
+    let masses = Array::from_slice([n], &mass, view)?;
+    let mut state = [
+        Array::from_slice([n], &particles, view)?,
+        Array::<Particle, 1>::new([n], view)?,
+    ];
+    let num_tiles = n / TILE;
+    for _ in 0..steps {
+        {
+            let (particles_in, particles_out) = (state[0].view().as_read_only(), state[1].view());
+            let m = masses.view().as_read_only();
+            let domain = Extent::new([n]).tile::<TILE>()?;
+            parallel_for_each!(view, domain, |ti: TiledIndex<1>| {
+                step_tile(&ti, &particles_in, &m, &particles_out, num_tiles);
+            })?;
+        }
+        state.swap(0, 1);
+    }
+    for (k, p) in state[0].to_vec()?.into_iter().enumerate() {
+        bodies.pos[k] = Float4::new(p.pos.x, p.pos.y, p.pos.z, mass[k]);
+        bodies.vel[k] = Float4::new(p.vel.x, p.vel.y, p.vel.z, 0.0);
+    }
     Ok(())
 }
 

@@ -5,7 +5,7 @@
 //! reads and its writes go along rows.
 
 use amp_core::prelude::*;
-use amp_core::{Access, Result};
+use amp_core::{Access, Element, ReadOnly, Result, kernel};
 
 /// The block edge of [`transpose_tiled`].
 pub const TILE: i32 = 32;
@@ -219,4 +219,88 @@ fn transpose_vec4<A: Access>(
             block[4 * tx + 3][ty],
         );
     })
+}
+
+/// The tile edge of [`transpose_generic`] (the C++ sample's `tile_size`).
+pub const GENERIC_TILE: i32 = 16;
+
+/// The index with its two components swapped (the C++ sample's
+/// `transpose(index<2>)` helper).
+#[kernel]
+pub fn transposed(idx: Index<2>) -> Index<2> {
+    Index::new([idx[1], idx[0]])
+}
+
+/// One tile of the generic transpose, as the C++ sample's
+/// `transpose_tiled_even<value_type, tile_size>` writes its kernel body: the
+/// tile is read into `tile_static` memory transposed, and written at the
+/// mirrored tile. Any element type: `T: Element` is moved, never computed
+/// with.
+#[kernel]
+pub fn transpose_tile<T: Element>(
+    ti: &TiledIndex<2>,
+    data: &ArrayView<'_, T, 2, ReadOnly>,
+    data_transpose: &ArrayView<'_, T, 2>,
+) {
+    tile_static! { let t1: [[T; GENERIC_TILE]; GENERIC_TILE]; }
+    t1[ti.local[1]][ti.local[0]] = data[ti.global];
+    ti.barrier.wait();
+    let idxdst = transposed(ti.tile_origin);
+    data_transpose[idxdst + ti.local] = t1[ti.local[0]][ti.local[1]];
+}
+
+/// Transposes the `rows x cols` matrix `input` of any element type into
+/// `out`, in the shape of the C++ sample's template (a generic `#[kernel]`
+/// function over views of `T` with a `tile_static` tile of `T`); both sizes
+/// must be multiples of [`GENERIC_TILE`], as for the sample's
+/// `transpose_tiled_even`.
+///
+/// # Examples
+///
+/// ```
+/// use amp_core::{Accelerator, Int2};
+/// use amp_examples::transpose::transpose_generic;
+///
+/// let view = Accelerator::cpu().default_view();
+/// let input: Vec<Int2> = (0..16 * 32).map(|i| Int2::new(i, -i)).collect();
+/// let mut out = vec![Int2::new(0, 0); 16 * 32];
+/// transpose_generic(&view, &mut out, &input, 16, 32)?;
+/// assert_eq!(out[16], input[1]); // out[1][0] == input[0][1]
+/// # Ok::<(), amp_core::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::InvalidArgument`] if a size is not a positive multiple of
+/// [`GENERIC_TILE`] or the lengths do not match the sizes; any error of the
+/// launch.
+pub fn transpose_generic<T: Element>(
+    view: &AcceleratorView,
+    out: &mut [T],
+    input: &[T],
+    rows: i32,
+    cols: i32,
+) -> Result<()> {
+    let len = i64::from(rows) * i64::from(cols);
+    if rows <= 0
+        || cols <= 0
+        || rows % GENERIC_TILE != 0
+        || cols % GENERIC_TILE != 0
+        || input.len() as i64 != len
+        || out.len() as i64 != len
+    {
+        return Err(Error::InvalidArgument(format!(
+            "transpose_generic needs sizes that are positive multiples of {GENERIC_TILE} and two slices of rows x cols elements, not {rows} x {cols} with {} and {}",
+            input.len(),
+            out.len()
+        )));
+    }
+    let data = ArrayView::new([rows, cols], input)?;
+    let data_transpose = ArrayView::new_mut([cols, rows], out)?;
+    data_transpose.discard_data();
+    let domain = data.extent().tile::<GENERIC_TILE, GENERIC_TILE>()?;
+    parallel_for_each!(view, domain, |ti: TiledIndex<2>| {
+        transpose_tile(&ti, &data, &data_transpose);
+    })?;
+    data_transpose.synchronize()
 }

@@ -216,11 +216,90 @@ fn nbody_steps_match_the_f64_reference() {
             assert!(err < 1e-3, "{acc}: tiled {tiled}: {err}");
             assert!(got.vel.iter().all(|v| v.x.is_finite()), "{acc}");
         }
+        // The C++ sample's shape: `Float3` particles, `#[kernel]` functions.
+        let mut got = start.clone();
+        nbody::simulate_particles(&view, &mut got, 2).unwrap();
+        let err = nbody::max_error(&got, &want);
+        assert!(err < 1e-3, "{acc}: particles: {err}");
+        for (g, w) in got.vel.iter().zip(&want.vel) {
+            let d = (g.x - w.x)
+                .abs()
+                .max((g.y - w.y).abs())
+                .max((g.z - w.z).abs());
+            assert!(
+                d <= 1e-3 * w.x.abs().max(w.y.abs()).max(w.z.abs()).max(1.0),
+                "{acc}: velocity {g:?} vs {w:?}"
+            );
+        }
         let mut odd = nbody::Bodies {
             pos: vec![amp_core::Float4::splat(1.0); 3],
             vel: vec![amp_core::Float4::splat(0.0); 3],
         };
         assert!(nbody::simulate(&view, &mut odd, 1, true).is_err());
+        assert!(nbody::simulate_particles(&view, &mut odd, 1).is_err());
+    }
+}
+
+/// Transpose in the C++ sample's generic shape (a generic `#[kernel]`
+/// function with a `tile_static` tile of `T`), over scalars, short vectors
+/// and a struct of `Float3`s, against the plain transpose; every output
+/// element poisoned first.
+#[amp_test]
+fn transpose_generic_over_element_types() {
+    use amp_core::{Float3, Int2};
+    use amp_examples::transpose::{GENERIC_TILE, transpose_generic};
+    fn check<T: amp_core::Element + PartialEq + std::fmt::Debug>(
+        view: &amp_core::AcceleratorView,
+        input: &[T],
+        poison: T,
+        rows: i32,
+        cols: i32,
+    ) {
+        let mut out = vec![poison; input.len()];
+        transpose_generic(view, &mut out, input, rows, cols).unwrap();
+        let (r, c) = (rows as usize, cols as usize);
+        for i in 0..r {
+            for j in 0..c {
+                assert_eq!(
+                    out[j * r + i],
+                    input[i * c + j],
+                    "({i}, {j}) of {rows} x {cols}"
+                );
+            }
+        }
+    }
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(650 + k as u64);
+        let rows = GENERIC_TILE * rng.range(1, 4);
+        let cols = GENERIC_TILE * rng.range(1, 5);
+        let n = (rows * cols) as usize;
+        let f: Vec<f32> = (0..n)
+            .map(|_| rng.range(-1000, 1000) as f32 / 8.0)
+            .collect();
+        check(&view, &f, f32::NAN, rows, cols);
+        let u: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+        check(&view, &u, 0xDEAD_BEEF, rows, cols);
+        let v: Vec<Int2> = (0..n)
+            .map(|_| Int2::new(rng.range(-99, 99), rng.range(-99, 99)))
+            .collect();
+        check(&view, &v, Int2::new(i32::MIN, i32::MIN), rows, cols);
+        let p: Vec<nbody::Particle> = (0..n)
+            .map(|_| nbody::Particle {
+                pos: Float3::new(rng.range(-9, 9) as f32, rng.range(-9, 9) as f32, 0.5),
+                vel: Float3::new(1.0, rng.range(-9, 9) as f32, -2.0),
+            })
+            .collect();
+        let bad = nbody::Particle {
+            pos: Float3::new(-1e9, -1e9, -1e9),
+            vel: Float3::new(-1e9, -1e9, -1e9),
+        };
+        check(&view, &p, bad, rows, cols);
+        let mut out = vec![0.0f32; 15 * 16];
+        assert!(matches!(
+            transpose_generic(&view, &mut out, &[0.0; 15 * 16], 15, 16),
+            Err(Error::InvalidArgument(_))
+        ));
     }
 }
 

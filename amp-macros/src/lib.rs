@@ -77,8 +77,9 @@ pub fn parallel_for_each(input: proc_macro::TokenStream) -> proc_macro::TokenStr
 /// The function may use the kernel subset of Rust (see
 /// `docs/kernel-language.md`) on its parameters, locals and constants, call
 /// other `#[kernel]` functions, and be generic: type parameters bounded by
-/// exactly one of `amp_core::Number`, `amp_core::Float` or
-/// `amp_core::Integer` (instantiated per call), const parameters of type
+/// exactly one of `amp_core::Number`, `amp_core::Float`,
+/// `amp_core::Integer` or `amp_core::Element` (instantiated per call; an
+/// `Element` parameter's values are only moved, not computed with), const parameters of type
 /// `i32`, `u32` or `bool` (give them at the call: `f::<4>(x)`). Recursion is
 /// rejected when a kernel using it is compiled.
 ///

@@ -1027,6 +1027,11 @@ pub enum Bound {
     Float,
     /// `i32` or `u32` (`amp_core::Integer`).
     Integer,
+    /// Any element type (`amp_core::Element`): scalars, short vectors and
+    /// `#[derive(Element)]` structs, which the function only moves (loads,
+    /// stores, copies, passes on), as C++ AMP's `template <typename T>`
+    /// helpers over `array_view<T>` do.
+    Element,
 }
 
 /// The IR of a `#[kernel]` function.

@@ -1166,15 +1166,16 @@ struct Pt {
 }
 
 /// Sets `p.x` through the `&mut` parameter (auto-dereferenced, as in Rust)
-/// and adds to `p.y`.
+/// and adds `dy` times the new `p.x` (read through the same auto-deref) to
+/// `p.y`.
 #[kernel]
 fn move_point(p: &mut Pt, x: f32, dy: f32) {
     p.x = x;
-    p.y += dy;
+    p.y += dy * p.x;
 }
 
-/// Smaller constructs porters write: a field assigned through a `&mut`
-/// struct parameter (`p.x = v`), `*f(..)` of a function's `&mut` result
+/// Smaller constructs porters write: a field assigned and read through a
+/// `&mut` struct parameter (`p.x = v`, `p.y += dy * p.x`), `*f(..)` of a function's `&mut` result
 /// used as a value, and a view reinterpreted in the kernel indexed by the
 /// kernel's `Index<1>` (`w[idx]`); against plain Rust on fresh random
 /// inputs on every accelerator, every output element checked.
@@ -1215,7 +1216,14 @@ fn field_writes_through_mut_parameters_and_reinterpreted_views_by_index() {
             ov.synchronize().unwrap();
         }
         for i in 0..n as usize {
-            assert_eq!(pts[i], Pt { x: xs[i], y: 3.0 }, "{acc}: element {i}");
+            assert_eq!(
+                pts[i],
+                Pt {
+                    x: xs[i],
+                    y: 1.0 + 2.0 * xs[i]
+                },
+                "{acc}: element {i}"
+            );
             let want = is[i].max(3) + (xs[i].to_bits() & 0xff) as i32;
             assert_eq!(ints[i], want, "{acc}: element {i}");
         }

@@ -47,7 +47,7 @@
 //! kernel   := 'kernel' STRING 'rank' N ['tile' '[' N,* ']'] '(' (@k NAME ':' capture),* ')' block
 //! capture  := view | type             (scalar, vector, Index<N> or struct)
 //! view     := ['mut'] 'view' '<' type ',' N '>'
-//! bound    := 'Number' | 'Float' | 'Integer'
+//! bound    := 'Number' | 'Float' | 'Integer' | 'Element'
 //! LABEL    := NAME ['#' N]            (`#N` tells apart functions of one name)
 //! NAME     := identifier | STRING
 //! ```
@@ -215,7 +215,7 @@ names!(barrier_name, BARRIERS, BarrierKind {
 });
 
 names!(bound_name, BOUNDS, Bound {
-    Number => "Number", Float => "Float", Integer => "Integer",
+    Number => "Number", Float => "Float", Integer => "Integer", Element => "Element",
 });
 
 names!(binop_name, BINOPS, BinOp {

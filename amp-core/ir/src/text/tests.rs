@@ -717,7 +717,7 @@ fn twice() -> Function {
     //     acc: &mut T) -> T { *acc += x; t.barrier.wait(); x + x }
     Function {
         name: "twice",
-        type_params: vec![Bound::Number, Bound::Float, Bound::Integer],
+        type_params: vec![Bound::Number, Bound::Float, Bound::Integer, Bound::Element],
         params: vec![
             (LocalId(0), "x", Type::Param(0)),
             (LocalId(1), "acc", Type::Ref(Box::new(Type::Param(0)))),

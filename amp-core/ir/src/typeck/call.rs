@@ -303,7 +303,7 @@ impl Checker<'_> {
                 self.solver.fresh(match b {
                     Bound::Float => Kind::Float,
                     Bound::Integer => Kind::Int,
-                    Bound::Number => Kind::Any,
+                    Bound::Number | Bound::Element => Kind::Any,
                 })
             })
             .collect();

@@ -121,7 +121,17 @@ impl Resolver<'_> {
                 self.errors.at(f, "the tiled index has the fields `global`, `local`, `tile`, `tile_origin`, `tile_extent`, and `barrier` (for `t.barrier.wait()` statements)");
                 return None;
             }
-            syn::Expr::Field(f) => ExprKind::Field(Box::new(self.expr(&f.base)?), f.member.clone()),
+            // `p.x` of a `&mut` parameter auto-dereferences, as in Rust.
+            syn::Expr::Field(f) => {
+                let base = match self.ref_param(&f.base) {
+                    Some((id, name)) => Expr {
+                        kind: ExprKind::Local(id, name),
+                        span: f.base.span(),
+                    },
+                    None => self.expr(&f.base)?,
+                };
+                ExprKind::Field(Box::new(base), f.member.clone())
+            }
             syn::Expr::Range(r) => {
                 self.errors.at(
                     r,

@@ -14,7 +14,7 @@ use super::ty::ty_of;
 use super::{Binding, Errors, Resolver, VIEW_PARAM_BASE, is_const_name, strip_parens};
 
 /// The bounds a `#[kernel]` function's type parameter may have (one each).
-const BOUNDS: &[&str] = &["Number", "Float", "Integer"];
+const BOUNDS: &[&str] = &["Number", "Float", "Integer", "Element"];
 
 /// Parses a `#[kernel]` function.
 pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<Function> {
@@ -113,7 +113,7 @@ fn generic_params(
                     Some(b) if t.bounds.len() == 1 => bounds.push(b),
                     _ => errors.at(
                         t,
-                        "a #[kernel] function's type parameter needs exactly one of the bounds `amp_core::Number`, `amp_core::Float` or `amp_core::Integer`",
+                        "a #[kernel] function's type parameter needs exactly one of the bounds `amp_core::Number`, `amp_core::Float`, `amp_core::Integer` or `amp_core::Element`",
                     ),
                 }
                 type_params.push(t.ident.to_string());

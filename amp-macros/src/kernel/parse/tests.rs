@@ -821,6 +821,27 @@ fn kernel_functions_parameters_results_and_refusals() {
         }),
         "a #[kernel] function's type parameter needs exactly one of the bounds",
     );
+    // `T: Element`: any element type, moved (the generic Transpose).
+    let g = super::super::test_support::function(quote! {
+        fn pass_on<T: Element>(x: T, v: &ArrayView<'_, T, 1>) -> T { x }
+    });
+    assert_eq!(g.type_params, ["Element"]);
+    // `p.x` of a `&mut` parameter reads the caller's value (auto-deref),
+    // as `(*p).x` does; the bare `p` as a value stays refused.
+    let h = super::super::test_support::function(quote! {
+        fn read_field(p: &mut Float4) -> f32 { p.x }
+    });
+    let tail = h.body.tail.as_deref().expect("a tail");
+    assert!(
+        matches!(&tail.kind, ExprKind::Field(base, _) if matches!(base.kind, ExprKind::Local(..))),
+        "{tail:?}"
+    );
+    assert_one(
+        &errors(quote! {
+            fn f(p: &mut f32) -> f32 { p }
+        }),
+        "`p` is a `&mut` parameter: read and write the caller's value as `*p`",
+    );
 }
 
 /// `Index::default()` and `Extent::default()` in a kernel name their rank
