@@ -356,6 +356,31 @@ impl<const N: usize> Capture for crate::Extent<N> {
     }
 }
 
+/// A captured `TiledExtent` binds its extent (`te.extent()` in the kernel);
+/// what else a kernel reads of it (`te.tile_extent()`, `te.tile_count()`,
+/// `te.tile_size()`, `te.is_divisible()`) the host computes at the launch
+/// and captures on its own (the macro's derived captures).
+#[diagnostic::do_not_recommend]
+impl<const N: usize> Capture for crate::TiledExtent<N> {
+    type Cpu = crate::TiledExtent<N>;
+    fn kind(&self) -> CaptureKind {
+        CaptureKind::Index(N as u32)
+    }
+    fn bind(&self, _view: &AcceleratorView) -> Result<Bound<crate::TiledExtent<N>>> {
+        Ok(Bound::Scalar(
+            geometry_words(self.extent().to_array(), "TiledExtent")?,
+            *self,
+        ))
+    }
+}
+
+impl<const N: usize> BindNative for crate::TiledExtent<N> {
+    type Out<'a> = crate::TiledExtent<N>;
+    fn native(&self) -> crate::TiledExtent<N> {
+        *self
+    }
+}
+
 impl<const N: usize> BindNative for crate::Index<N> {
     type Out<'a> = crate::Index<N>;
     fn native(&self) -> crate::Index<N> {

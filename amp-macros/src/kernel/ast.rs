@@ -221,6 +221,11 @@ pub(crate) struct Kernel {
     /// function (`|i: Index<N>|`).
     pub(crate) rank_path: Option<syn::Path>,
     pub(crate) captures: Vec<Ident>,
+    /// Captures the host computes at the launch (a captured
+    /// `TiledExtent`'s `te.tile_extent()`, `te.tile_count()`, ...): the
+    /// hidden local each is bound to, among `captures`, with its host
+    /// expression and the text errors name it by.
+    pub(crate) derived: Vec<(Ident, syn::Expr, String)>,
     /// Upper-case names used (constants, inlined; their values key the
     /// compiled kernel).
     pub(crate) consts: Vec<Ident>,

@@ -72,6 +72,7 @@ pub(crate) fn kernel_function(attr: TokenStream, item: TokenStream) -> TokenStre
             rank: 1,
             rank_path: None,
             captures: Vec::new(),
+            derived: Vec::new(),
             consts: Vec::new(),
             body: f.body.clone(),
             span: proc_macro2::Span::call_site(),

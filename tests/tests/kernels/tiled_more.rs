@@ -1164,3 +1164,81 @@ fn tile_static_lengths_of_usize_and_i32_constants() {
         }
     }
 }
+
+/// What a generic-rank helper reads of a captured `TiledExtent`: the
+/// product of its tile counts, its tile size, whether it divides, and its
+/// rank through `Extent::<N>::rank()`, packed into one `i32`.
+fn tiled_extent_summary<const N: usize>(
+    view: &AcceleratorView,
+    te: TiledExtent<N>,
+    out: &ArrayView<'_, i32, 1>,
+) -> amp_core::Result<()> {
+    parallel_for_each!(view, out.extent(), |i: Index<1>| {
+        let counts = te.tile_count();
+        let mut tiles = 1;
+        for d in 0..N {
+            tiles *= counts[d];
+        }
+        let divisible = if te.is_divisible() { 1 } else { 0 };
+        out[i] = ((tiles * 1000 + te.tile_size() as i32) * 2 + divisible) * 10
+            + Extent::<N>::rank() as i32;
+    })
+}
+
+/// A captured `TiledExtent` in kernel code (C++ AMP's `tiled_extent`
+/// captured by value, and its members read in `restrict(amp)` code):
+/// `te.extent()`, `te.tile_extent()`, `te.tile_count()`, `te.tile_size()`
+/// and `te.is_divisible()` in a tiled kernel launched over `te` itself and
+/// in a generic-rank helper, against the host's values on random extents;
+/// every output element poisoned first.
+#[amp_test]
+fn tiled_extents_are_captured_and_read_in_kernels() {
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = own_view(&acc);
+        let mut rng = Rng::new(0x7E7E + k as u64);
+        for _ in 0..3 {
+            // A divisible rank-2 domain: launched over `te` itself.
+            let (rows, cols) = (4 * rng.range(1, 9), 8 * rng.range(1, 9));
+            let mut out = vec![i32::MIN; (rows * cols) as usize];
+            {
+                let ov = ArrayView::new_mut([rows, cols], &mut out).unwrap();
+                let te = ov.extent().tile::<4, 8>().unwrap();
+                parallel_for_each!(&view, te, |t: TiledIndex<2>| {
+                    let e = te.extent();
+                    let tile = te.tile_extent();
+                    let counts = te.tile_count();
+                    ov[t.global] = (e[0] * 100 + e[1]) * 10000
+                        + (tile[0] * 10 + tile[1]) * 100
+                        + counts[0] * 10
+                        + counts[1];
+                })
+                .unwrap();
+                ov.synchronize().unwrap();
+            }
+            let want = (rows * 100 + cols) * 10000 + 48 * 100 + (rows / 4) * 10 + cols / 8;
+            assert!(
+                out.iter().all(|&v| v == want),
+                "{acc}: {rows} x {cols}: {:?} != {want}",
+                &out[..4]
+            );
+            // A generic-rank helper over a rank-3 tiled extent that need
+            // not divide.
+            let ext = Extent::new([rng.range(1, 40), rng.range(1, 40), rng.range(1, 40)]);
+            let te = ext.tile::<2, 4, 8>().unwrap();
+            let n = rng.range(1, 50);
+            let mut got = vec![i32::MIN; n as usize];
+            {
+                let ov = ArrayView::new_mut([n], &mut got).unwrap();
+                tiled_extent_summary(&view, te, &ov).unwrap();
+                ov.synchronize().unwrap();
+            }
+            let c = te.tile_count();
+            let tiles = c[0] * c[1] * c[2];
+            let want = ((tiles * 1000 + 64) * 2 + i32::from(te.is_divisible())) * 10 + 3;
+            assert!(
+                got.iter().all(|&v| v == want),
+                "{acc}: {ext}: {got:?} != {want}"
+            );
+        }
+    }
+}

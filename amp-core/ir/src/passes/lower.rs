@@ -45,8 +45,10 @@ pub(crate) fn block(body: &mut Block, params: &[LocalId]) {
 }
 
 /// Rewrites component reads of `Index`/`Extent` captures (`e[1]`, parsed
-/// as a container load) into element reads of the captured value, and a
-/// container's `a.extent` (C++ AMP's data member) into its extent.
+/// as a container load) into element reads of the captured value, a
+/// container's `a.extent` (C++ AMP's data member) into its extent, and
+/// `te.extent()` of a captured `TiledExtent` (bound as its extent, an
+/// `Index` capture) into the captured value.
 pub(crate) fn geometry_captures(body: &mut Block, captures: &[(&'static str, CaptureKind)]) {
     visit::exprs_mut(body, &mut |e| {
         if let ExprKind::Load(c, idx) = &mut e.kind
@@ -56,6 +58,11 @@ pub(crate) fn geometry_captures(body: &mut Block, captures: &[(&'static str, Cap
             let value = Expr::new(ExprKind::Capture(*c), e.span);
             let k = idx.pop().expect("one index");
             e.kind = ExprKind::ArrayElement(Box::new(value), Box::new(k));
+        }
+        if let ExprKind::Extent(c) = e.kind
+            && let Some((_, CaptureKind::Index(_))) = captures.get(c.0 as usize)
+        {
+            e.kind = ExprKind::Capture(c);
         }
         // `a.extent` of a container: C++ AMP's data member, `a.extent()`.
         if let ExprKind::Field(x, Member::Named("extent")) = &e.kind

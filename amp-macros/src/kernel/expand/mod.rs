@@ -15,6 +15,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::ast::*;
 
@@ -62,7 +63,20 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             quote!(#r)
         }
     };
-    let names: Vec<String> = k.captures.iter().map(|c| c.to_string()).collect();
+    // A derived capture is named by what the user wrote (`te.tile_count()`).
+    let names: Vec<String> = k
+        .captures
+        .iter()
+        .map(|c| match k.derived.iter().find(|(h, _, _)| h == c) {
+            Some((_, _, text)) => text.clone(),
+            None => c.to_string(),
+        })
+        .collect();
+    let derived = k.derived.iter().map(|(hidden, expr, _)| {
+        quote_spanned! {expr.span()=>
+            let #hidden = #expr;
+        }
+    });
     let caps = &k.captures;
     let site_span = span_tokens(k.span);
     let view = match &k.view {
@@ -268,6 +282,8 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
                 infallible: #infallible,
                 debug_build: ::core::cfg!(debug_assertions),
             };
+            // Values the host computes for the kernel at the launch.
+            #(#derived)*
             // Each capture checked where the kernel uses it, so that a
             // capture of the wrong type is reported there.
             #(#capture_checks)*

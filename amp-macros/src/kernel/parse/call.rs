@@ -15,7 +15,42 @@ use super::builtin::{atomic_function, builtin, subgroup_function};
 use super::ty::vector_type;
 use super::{Binding, Resolver, strip_parens};
 
+/// What a kernel may ask of a captured `TiledExtent` (C++ AMP's
+/// `tiled_extent` members), each computed on the host at the launch.
+const TILED_EXTENT_METHODS: &[&str] = &["tile_extent", "tile_count", "tile_size", "is_divisible"];
+
 impl Resolver<'_> {
+    /// `te.tile_extent()`, `te.tile_count()`, `te.tile_size()` or
+    /// `te.is_divisible()` of a captured `TiledExtent` `te`: a capture of its
+    /// own, the value the host computes at the launch (the same for every
+    /// work item). `te.extent()` is the capture of `te` itself, as for a
+    /// view. A kernel function has no captures; its callers pass values.
+    fn derived_capture(&mut self, m: &syn::ExprMethodCall) -> Option<ExprKind> {
+        let method = m.method.to_string();
+        if !TILED_EXTENT_METHODS.contains(&method.as_str())
+            || !m.args.is_empty()
+            || m.turbofish.is_some()
+            || self.function
+        {
+            return None;
+        }
+        let syn::Expr::Path(p) = strip_parens(&m.receiver) else {
+            return None;
+        };
+        let name = self.path_ident(p)?;
+        if self.lookup(&name.to_string()).is_some() {
+            return None;
+        }
+        let text = format!("{name}.{method}()");
+        let hidden = Ident::new(&format!("__amp_{name}_{method}"), m.method.span());
+        if !self.derived.iter().any(|(h, _, _)| *h == hidden) {
+            self.derived
+                .push((hidden.clone(), syn::Expr::MethodCall(m.clone()), text));
+        }
+        let c = self.capture(&hidden)?;
+        Some(ExprKind::Capture(c, hidden))
+    }
+
     /// Any other method call: a built-in method (`x.sqrt()`, `a.min(b)`,
     /// ...); barriers used as values, host view methods and other methods
     /// are reported.
@@ -25,6 +60,9 @@ impl Resolver<'_> {
         span: Span,
     ) -> Option<Expr> {
         let name = m.method.to_string();
+        if let Some(kind) = self.derived_capture(m) {
+            return Some(Expr { kind, span });
+        }
         if name.starts_with("wait")
             && matches!(strip_parens(&m.receiver), syn::Expr::Field(f) if matches!(&f.member, syn::Member::Named(n) if n == "barrier"))
         {
@@ -261,6 +299,36 @@ impl Resolver<'_> {
                             kind: ExprKind::MakeIndex(parts, extent),
                             span,
                         });
+                    }
+                    // `Extent::<N>::rank()`: the rank, a constant (C++
+                    // AMP's `extent<N>::rank`), for generic-rank code.
+                    ("rank", 0) => {
+                        let rank = match &p.path.segments[segs.len() - 2].arguments {
+                            syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => {
+                                match &a.args[0] {
+                                    syn::GenericArgument::Const(e) => Some(e.clone()),
+                                    syn::GenericArgument::Type(syn::Type::Path(t))
+                                        if t.qself.is_none() =>
+                                    {
+                                        Some(syn::Expr::Path(syn::ExprPath {
+                                            attrs: Vec::new(),
+                                            qself: None,
+                                            path: t.path.clone(),
+                                        }))
+                                    }
+                                    _ => None,
+                                }
+                            }
+                            _ => None,
+                        };
+                        let Some(rank) = rank else {
+                            self.errors.at(
+                                c,
+                                format!("`{kind}::rank()` in a kernel names its rank: `{kind}::<N>::rank()` (or `{kind}::<3>::rank()`)"),
+                            );
+                            return None;
+                        };
+                        return self.expr(&rank);
                     }
                     _ => {}
                 }

@@ -33,6 +33,7 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
     let mut resolver = Resolver {
         scopes: vec![Vec::new()],
         captures: Vec::new(),
+        derived: Vec::new(),
         consts: Vec::new(),
         next_local: 0,
         errors,

@@ -232,6 +232,8 @@ pub(crate) const VIEW_PARAM_BASE: u32 = 1 << 30;
 struct Resolver<'e> {
     scopes: Vec<Vec<(String, Binding)>>,
     captures: Vec<Ident>,
+    /// Captures computed on the host at the launch (see `Kernel::derived`).
+    derived: Vec<(Ident, syn::Expr, String)>,
     /// The upper-case single names a kernel uses: inlined as constants, and
     /// part of the compiled kernel's cache key.
     consts: Vec<Ident>,
@@ -343,6 +345,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
     let mut resolver = Resolver {
         scopes: vec![vec![(index.to_string(), param)]],
         captures: Vec::new(),
+        derived: Vec::new(),
         consts: Vec::new(),
         next_local: 0,
         errors,
@@ -374,6 +377,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         rank,
         rank_path,
         captures: resolver.captures,
+        derived: resolver.derived,
         consts: resolver.consts,
         body,
         span: closure.span(),

@@ -844,6 +844,44 @@ fn kernel_functions_parameters_results_and_refusals() {
     );
 }
 
+/// A captured `TiledExtent`'s members (`te.tile_count()`, ...) are
+/// captures of their own, computed on the host once per launch however
+/// often the kernel reads them and named in errors as written;
+/// `te.extent()` stays the extent of the capture `te`; `Extent::<N>::rank()`
+/// is its rank argument, and without one it is one error with the form.
+#[test]
+fn tiled_extent_members_are_derived_captures_and_rank_is_its_argument() {
+    let k = body(quote! {
+        let a = te.tile_size();
+        let b = te.tile_size() + te.tile_count()[0] as u32;
+        let e = te.extent();
+        let r = Extent::<3>::rank();
+        let s = Index::<N>::rank();
+    });
+    let names: Vec<String> = k.captures.iter().map(|c| c.to_string()).collect();
+    assert_eq!(names, ["__amp_te_tile_size", "__amp_te_tile_count", "te"]);
+    let derived: Vec<&str> = k.derived.iter().map(|(_, _, t)| t.as_str()).collect();
+    assert_eq!(derived, ["te.tile_size()", "te.tile_count()"]);
+    assert!(matches!(init(&k, 0).kind, ExprKind::Capture(0, _)));
+    assert!(matches!(init(&k, 2).kind, ExprKind::Extent(2, _)));
+    assert!(matches!(init(&k, 3).kind, ExprKind::Lit(Lit::Int(3, None), _)));
+    assert!(matches!(&init(&k, 4).kind, ExprKind::Const(p) if p.is_ident("N")));
+    // A local of the same name is not a captured `TiledExtent`.
+    assert_one(
+        &refused(quote! {
+            let te = 1;
+            let x = te.tile_size();
+        }),
+        "`tile_size` is not available in kernels",
+    );
+    assert_one(
+        &refused(quote! {
+            let x = Extent::rank();
+        }),
+        "`Extent::rank()` in a kernel names its rank",
+    );
+}
+
 /// `Index::default()` and `Extent::default()` in a kernel name their rank
 /// as a literal (`Index::<3>::default()`, zeros); without it, one error
 /// with the form to write.
