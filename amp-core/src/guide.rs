@@ -312,6 +312,7 @@
 //! | `AMP_BUFFER_CACHE_MB` | device memory kept for reuse per device, in MiB (`0`: none) |
 //! | `AMP_COPY_THREADS` | threads copying host memory for large transfers (default: the cores, at most 32) |
 //! | `AMP_DEFAULT_ACCELERATOR` | the default accelerator (see above) |
+//! | `AMP_DENY_F64` | `1`: refuse kernels that compute in `f64` on every accelerator, as a GPU without double precision does (to find an unsuffixed `0.5` that made a kernel `f64` before a user's GPU does) |
 //!
 //! # Compiled kernels between runs
 //!

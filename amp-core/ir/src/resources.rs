@@ -31,6 +31,18 @@ pub struct Resources {
     pub local_bytes: u64,
     /// Bytes of the `tile_static` arrays of one tile.
     pub tile_static_bytes: u64,
+    /// Where the kernel body has its first float literal without a suffix
+    /// that became `f64` (`let half = 0.5;` with nothing making it `f32`):
+    /// named by the errors of accelerators without double precision, the
+    /// usual cause of a kernel meant for `f32` needing it.
+    pub f64_literal: Option<crate::ir::Span>,
+    /// Whether the kernel computes in `f64` anywhere: a capture, a local,
+    /// a value of the body or of a `#[kernel]` function it calls (what
+    /// `AMP_DENY_F64` refuses on every accelerator).
+    pub uses_f64: bool,
+    /// Where the first `f64` value of the kernel body is (a literal, a
+    /// read of an `f64` capture, ...), when the body has one.
+    pub f64_at: Option<crate::ir::Span>,
 }
 
 /// Measures the typed kernel `kernel` (after [`typeck::check`], whose result
@@ -48,12 +60,42 @@ pub(crate) fn measure(kernel: &Kernel, types: &Types) -> Result<Resources> {
     };
     let mut body = BodyFacts::default();
     m.block(&kernel.body, &mut body)?;
+    let f64_at = first_f64_value(&kernel.body);
+    let uses_f64 = m.uses_f64
+        || f64_at.is_some()
+        || types.locals.values().any(Type::uses_f64)
+        || kernel.captures.iter().any(|(_, k)| match k {
+            crate::ir::CaptureKind::Container { elem, .. } => elem.uses_f64(),
+            crate::ir::CaptureKind::Scalar(s) | crate::ir::CaptureKind::Vector(_, s) => {
+                *s == crate::ir::Scalar::F64
+            }
+            crate::ir::CaptureKind::Struct(t) => t.uses_f64(),
+            crate::ir::CaptureKind::Index(_) => false,
+        });
     Ok(Resources {
         local_bytes: locals_bytes(types, &body.tile_static) + body.deepest_call,
         // Each function instance's `tile_static` arrays exist once, however
         // often it is called.
         tile_static_bytes: body.tile_static_bytes.saturating_add(m.function_tile_bytes),
+        f64_literal: types.defaulted_f64,
+        uses_f64,
+        f64_at,
     })
+}
+
+/// The span of the first expression of `body` (in traversal order) whose
+/// type uses `f64`.
+fn first_f64_value(body: &Block) -> Option<Span> {
+    // (A copy: the walker visits mutably; this runs once per compiled
+    // kernel.)
+    let mut copy = body.clone();
+    let mut at = None;
+    crate::passes::visit::exprs_mut(&mut copy, &mut |e: &mut Expr| {
+        if at.is_none() && e.ty.as_ref().is_some_and(Type::uses_f64) {
+            at = Some(e.span);
+        }
+    });
+    at
 }
 
 /// Function instances measured so far, and the chain being measured.
@@ -66,6 +108,8 @@ struct Measure {
     rank: u32,
     /// The `tile_static` bytes of the function instances measured.
     function_tile_bytes: u64,
+    /// Whether a function instance measured computes in `f64`.
+    uses_f64: bool,
 }
 
 /// What the walk of one body found.
@@ -159,6 +203,8 @@ impl Measure {
         let walked = self.block(&func.body, &mut body);
         self.stack.pop();
         walked?;
+        self.uses_f64 |=
+            types.locals.values().any(Type::uses_f64) || first_f64_value(&func.body).is_some();
         let bytes = locals_bytes(&types, &body.tile_static).saturating_add(body.deepest_call);
         self.function_tile_bytes = self
             .function_tile_bytes

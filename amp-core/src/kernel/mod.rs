@@ -164,6 +164,46 @@ fn measure_native(kernel: Kernel) -> Result<amp_ir::NativeNeeds> {
     Ok(amp_ir::measure_native(kernel)?)
 }
 
+/// Whether `AMP_DENY_F64` is set (to anything but `0`): kernels that
+/// compute in `f64` are refused on every accelerator, as a GPU without
+/// double precision refuses them, so that tests on the CPU accelerator or
+/// lavapipe find them. Read once per process.
+pub(crate) fn deny_f64() -> bool {
+    static DENY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DENY.get_or_init(|| std::env::var("AMP_DENY_F64").is_ok_and(|v| !v.is_empty() && v != "0"))
+}
+
+/// The error for a kernel that computes in `f64` on `view`'s accelerator,
+/// which has no double precision (or `AMP_DENY_F64` refuses it): the
+/// kernel's place, the first `f64` value of its body, and the usual cause,
+/// an unsuffixed float literal (`let half = 0.5;` is `f64` unless the code
+/// makes it `f32`).
+fn f64_refusal(needs: &Resources, view: &AcceleratorView, site: &KernelSite) -> Error {
+    let acc = view.accelerator();
+    let why = if acc.supports_double_precision() {
+        "; refused because AMP_DENY_F64 is set".to_string()
+    } else {
+        String::new()
+    };
+    let first = match needs.f64_at {
+        Some(at) if at != site.span && Some(at) != needs.f64_literal => format!(", first at {at}"),
+        _ => String::new(),
+    };
+    let literal = match needs.f64_literal {
+        Some(at) => format!(
+            "; the float literal at {at} has no suffix and nothing makes it f32, so Rust makes it f64: write it with `f32` (`0.5f32`) or give its `let` a type (`let half: f32 = 0.5;`)"
+        ),
+        None => String::new(),
+    };
+    Error::UnsupportedFeature {
+        accelerator: acc.description().to_string(),
+        feature: format!(
+            "double precision (f64), used by the kernel at {}{first}{literal}{why}",
+            site.span
+        ),
+    }
+}
+
 /// Refuses a kernel that needs more than `view`'s accelerator has: more
 /// `tile_static` memory than its limit, or more local memory per work item
 /// than [`amp_ir::MAX_LOCAL_BYTES`].
@@ -876,14 +916,10 @@ where
                             }
                         }
                         check_resources(&needs, &view, site)?;
-                        if shader.uses_f64 && !view.accelerator().supports_double_precision() {
-                            return Err(Error::UnsupportedFeature {
-                                accelerator: view.accelerator().description().to_string(),
-                                feature: format!(
-                                    "double precision (f64), used by the kernel at {}",
-                                    site.span
-                                ),
-                            });
+                        if shader.uses_f64
+                            && (!view.accelerator().supports_double_precision() || deny_f64())
+                        {
+                            return Err(f64_refusal(&needs, &view, site));
                         }
                         if shader.uses_f16 && !view.accelerator().supports_half_precision() {
                             return Err(Error::UnsupportedFeature {
@@ -1110,6 +1146,9 @@ where
                 unwritten,
             } = needs;
             check_resources(&needs, &view, site)?;
+            if needs.uses_f64 && deny_f64() {
+                return Err(f64_refusal(&needs, &view, site));
+            }
             let (bound, native) = captures.bind_all(&view)?;
             let native =
                 native.ok_or_else(|| Error::Runtime("captures are not on the CPU".to_string()))?;

@@ -53,6 +53,10 @@ fn mismatch(span: Span, a: &Type, b: &Type) -> Error {
 pub(crate) struct Types {
     /// Every local's type.
     pub(crate) locals: HashMap<LocalId, Type>,
+    /// The first float literal written without a suffix that Rust's
+    /// default made `f64` (nothing constrained it to `f32`): where it is.
+    /// The usual reason a kernel meant for `f32` needs double precision.
+    pub(crate) defaulted_f64: Option<Span>,
 }
 
 /// The state of the type reconstruction of a kernel or function body.

@@ -26,8 +26,10 @@ impl Checker<'_> {
         let mut next = Fill {
             lits: lits.into_iter(),
             calls: calls.into_iter(),
+            defaulted_f64: None,
         };
         write_literals_block(body, &mut next);
+        types.defaulted_f64 = next.defaulted_f64;
         let exprs = std::mem::take(&mut self.exprs);
         crate::passes::visit::exprs_mut(body, &mut |e| {
             let key: *const Expr = &*e;
@@ -107,12 +109,22 @@ fn write_literals_stmt(s: &mut Stmt, next: &mut Fill) {
 struct Fill {
     lits: std::vec::IntoIter<Type>,
     calls: std::vec::IntoIter<Vec<Type>>,
+    /// The first unsuffixed float literal that became `f64`.
+    defaulted_f64: Option<Span>,
 }
 
 /// Visits expressions in exactly the order [`Checker::expr`] does.
 fn write_literals(e: &mut Expr, next: &mut Fill) {
     match &mut e.kind {
-        ExprKind::Lit(Lit::Int(_, suffix @ None)) | ExprKind::Lit(Lit::Float(_, suffix @ None)) => {
+        ExprKind::Lit(Lit::Float(_, suffix @ None)) => {
+            if let Some(Type::Scalar(s)) = next.lits.next() {
+                if s == Scalar::F64 && next.defaulted_f64.is_none() {
+                    next.defaulted_f64 = Some(e.span);
+                }
+                *suffix = Some(s);
+            }
+        }
+        ExprKind::Lit(Lit::Int(_, suffix @ None)) => {
             if let Some(Type::Scalar(s)) = next.lits.next() {
                 *suffix = Some(s);
             }
