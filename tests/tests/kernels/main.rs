@@ -7,6 +7,7 @@ mod kernel_support;
 
 mod arith;
 mod atomics;
+mod conformance_draw;
 mod consts;
 mod control;
 mod domain;
