@@ -267,7 +267,87 @@ struct Substitute<'a> {
     shadowed_uses: std::cell::RefCell<Vec<(String, String, Span)>>,
 }
 
+/// `e` with the root of its place (`r` or `*r` under fields and indices:
+/// `r.x`, `(*r).a[k]`) replaced by `root`.
+fn with_root(e: &syn::Expr, root: &syn::Expr) -> syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => with_root(&p.expr, root),
+        syn::Expr::Field(f) => {
+            let mut f = f.clone();
+            *f.base = with_root(&f.base, root);
+            syn::Expr::Field(f)
+        }
+        syn::Expr::Index(ix) => {
+            let mut ix = ix.clone();
+            *ix.expr = with_root(&ix.expr, root);
+            syn::Expr::Index(ix)
+        }
+        _ => root.clone(),
+    }
+}
+
 impl Substitute<'_> {
+    /// A place under a reference chosen at run time: `r.x`, `(*r).a[k]`,
+    /// `r.p.y` where `r` is bound to a selection (`let r = if c { &mut a }
+    /// else { &mut b };`, a function's `&mut` result): the reference. The
+    /// indices along the way are left to the caller.
+    fn selected_root(&self, e: &syn::Expr) -> Option<RefAlias> {
+        match strip(e) {
+            syn::Expr::Field(f) => self
+                .selected(&f.base)
+                .or_else(|| self.selected_root(&f.base))
+                .or_else(|| {
+                    self.alias(&f.base)
+                        .filter(|a| matches!(a.target, Target::Select { .. }))
+                }),
+            syn::Expr::Index(ix) => self
+                .selected(&ix.expr)
+                .or_else(|| self.selected_root(&ix.expr))
+                .or_else(|| {
+                    self.alias(&ix.expr)
+                        .filter(|a| matches!(a.target, Target::Select { .. }))
+                }),
+            _ => None,
+        }
+    }
+
+    /// `r.x = value` / `r.x op= value` under a reference chosen at run
+    /// time: the value evaluated once, first, then stored through the place
+    /// the selector picks (`left` with its root replaced by each
+    /// candidate).
+    fn select_store_under(
+        a: &RefAlias,
+        left: &syn::Expr,
+        op: proc_macro2::TokenStream,
+        value: &syn::Expr,
+        span: Span,
+    ) -> syn::Expr {
+        let Target::Select {
+            selector,
+            candidates,
+        } = &a.target
+        else {
+            unreachable!("a selected reference")
+        };
+        let target = |place: &syn::Expr| -> syn::Expr {
+            let root: syn::Expr = syn::parse_quote_spanned!(span=> (#place));
+            with_root(left, &root)
+        };
+        let (last, rest) = candidates.split_last().expect("a candidate");
+        let last = target(&last.1);
+        let mut store: syn::Expr = syn::parse_quote_spanned!(span=> { #last #op __amp_rv; });
+        for (k, place) in rest.iter().rev() {
+            let place = target(place);
+            store = syn::parse_quote_spanned!(span=>
+                if #selector == #k { #place #op __amp_rv; } else #store
+            );
+        }
+        syn::parse_quote_spanned!(span=> {
+            let __amp_rv = #value;
+            #store
+        })
+    }
+
     /// `*r` where `r` is a function's `&mut` result.
     fn selected(&self, e: &syn::Expr) -> Option<RefAlias> {
         match strip(e) {
@@ -352,6 +432,22 @@ impl Substitute<'_> {
     }
 }
 
+impl Substitute<'_> {
+    /// Visits the index expressions of the place `e` (`r.a[i + k]`), not
+    /// its root.
+    fn visit_place_indices(&mut self, e: &mut syn::Expr) {
+        match e {
+            syn::Expr::Paren(p) => self.visit_place_indices(&mut p.expr),
+            syn::Expr::Field(f) => self.visit_place_indices(&mut f.base),
+            syn::Expr::Index(ix) => {
+                self.visit_expr_mut(&mut ix.index);
+                self.visit_place_indices(&mut ix.expr);
+            }
+            _ => {}
+        }
+    }
+}
+
 impl VisitMut for Substitute<'_> {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
         let span = e.span();
@@ -361,6 +457,25 @@ impl VisitMut for Substitute<'_> {
                     *e = Self::place(&a, span);
                     return;
                 }
+            }
+            // `r.x = v`, `(*r).a[k] op= v` under a reference chosen at run
+            // time: the indices along the place are visited first.
+            syn::Expr::Assign(asg) if self.selected_root(&asg.left).is_some() => {
+                let a = self.selected_root(&asg.left).expect("checked");
+                self.visit_place_indices(&mut asg.left);
+                self.visit_expr_mut(&mut asg.right);
+                *e = Self::select_store_under(&a, &asg.left, quote::quote!(=), &asg.right, span);
+                return;
+            }
+            syn::Expr::Binary(b)
+                if is_compound_assign(&b.op) && self.selected_root(&b.left).is_some() =>
+            {
+                let a = self.selected_root(&b.left).expect("checked");
+                self.visit_place_indices(&mut b.left);
+                self.visit_expr_mut(&mut b.right);
+                let op = &b.op;
+                *e = Self::select_store_under(&a, &b.left, quote::quote!(#op), &b.right, span);
+                return;
             }
             syn::Expr::Assign(asg) if self.selected(&asg.left).is_some() => {
                 let a = self.selected(&asg.left).expect("checked");

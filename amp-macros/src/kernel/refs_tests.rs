@@ -519,6 +519,31 @@ fn the_rewrites_on_their_own() {
         ]
     );
     assert!(lift_deref_call(&stmt(quote!(*r = 1;)), &mut fresh).is_none());
+    // A field or element under a reference chosen at run time (`r.i = v`,
+    // `(*r).a[k] += v`): the value first, then a store through the place
+    // the selector picks, its index evaluated in the chosen arm only.
+    let chosen = [RefAlias {
+        name: "r".into(),
+        target: Target::Select {
+            selector: syn::parse_quote!(__amp_sel1),
+            candidates: vec![(0, syn::parse_quote!(p)), (1, syn::parse_quote!(q))],
+        },
+        mutable: true,
+        shadowed: None,
+    }];
+    let rewrite = |s| {
+        let (s, errors) = substitute(&stmt(s), &chosen);
+        assert!(errors.is_empty(), "{errors:?}");
+        quote!(#s).to_string()
+    };
+    assert_eq!(
+        rewrite(quote!(r.i = g(1);)),
+        "{ let __amp_rv = g (1) ; if __amp_sel1 == 0u32 { (p) . i = __amp_rv ; } else { (q) . i = __amp_rv ; } } ;"
+    );
+    assert_eq!(
+        rewrite(quote!((*r).a[k] += 2;)),
+        "{ let __amp_rv = 2 ; if __amp_sel1 == 0u32 { (p) . a [k] += __amp_rv ; } else { (q) . a [k] += __amp_rv ; } } ;"
+    );
 }
 
 #[test]

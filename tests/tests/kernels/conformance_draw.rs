@@ -864,3 +864,104 @@ fn capture_bool_01() {
         }
     }
 }
+
+/// The class `c` of case 35 (`int`, `double`, `unsigned long`, `float`),
+/// with the padding `Element` asks for after the `int`.
+#[repr(C)]
+#[derive(Clone, Copy, amp_core::Element)]
+struct ClassC {
+    i: i32,
+    _pad: i32,
+    d: f64,
+    ul: u32,
+    f: f32,
+}
+
+/// Case `amp-conformance/Tests/2_Cxx_Lang_Exte/2_x_general/Expressions/Pointers/ToLocal/Test08/test.cpp`:
+/// pointers to locals declared in a nested scope, chosen by a branch on
+/// view data (`pc = aFlag[0] == 0 ? &o : &o2`), then written field by field
+/// (`pc->i = 2`) and through scalars (`*pi = 2`), and read back through the
+/// locals, a copy (`c ot = *pc`) and a pointer to the copy. The case's
+/// empty-struct and union locals have no Rust form (see
+/// docs/conformance.md). The case runs flag 0; flag 1 here too, where the
+/// checks of `o` fail and every element becomes 1. Each element starts
+/// poisoned; the kernel sets it to the case's initial value first.
+#[test]
+fn pointers_to_local_test08() {
+    const INIT_VALUE: i32 = 0x00ab_cdef;
+    const SIZE: i32 = 100;
+    for (av, what) in all_views() {
+        if !av.accelerator().supports_double_precision() {
+            continue;
+        }
+        for flag in [0, 1] {
+            let a_flag = Array::from_slice([4], &[flag, 0, 0, 0], &av).unwrap();
+            let a_a = Array::from_slice([SIZE], &[POISON_I32; SIZE as usize], &av).unwrap();
+            parallel_for_each!(&av, a_a.extent(), |idx: Index<1>| {
+                a_a[idx] = INIT_VALUE;
+                let mut o = ClassC {
+                    i: 1,
+                    _pad: 0,
+                    d: 1.0,
+                    ul: 1,
+                    f: 1.0,
+                };
+                let mut o2 = ClassC {
+                    i: 1,
+                    _pad: 0,
+                    d: 1.0,
+                    ul: 1,
+                    f: 1.0,
+                };
+                let mut i = 1;
+                let mut i2 = 0;
+                let mut ul = 1u32;
+                let mut ul2 = 0u32;
+                let mut d = 1.0f64;
+                let mut d2 = 0.0f64;
+                let mut f = 1.0f32;
+                let mut f2 = 0.0f32;
+                for _cnt in 0..10 {
+                    let pc = if a_flag[[0]] == 0 { &mut o } else { &mut o2 };
+                    let pi = if a_flag[[0]] == 0 { &mut i } else { &mut i2 };
+                    let pul = if a_flag[[0]] == 0 { &mut ul } else { &mut ul2 };
+                    let pd = if a_flag[[0]] == 0 { &mut d } else { &mut d2 };
+                    let pf = if a_flag[[0]] == 0 { &mut f } else { &mut f2 };
+                    pc.i = 2;
+                    pc.d = 2.0;
+                    pc.ul = 2;
+                    pc.f = 2.0;
+                    if o.i != 2 || o.ul != 2 || pc.f != 2.0 || pc.d != 2.0 {
+                        a_a[idx] = 1;
+                    }
+                    let ot = *pc;
+                    let pct = &ot;
+                    if ot.i != 2 || ot.ul != 2 || pct.f != 2.0 || pct.d != 2.0 {
+                        a_a[idx] = 1;
+                    }
+                    *pi = 2;
+                    *pul = 2;
+                    *pd = 2.0;
+                    *pf = 2.0;
+                    if i != 2 || ul != 2 || f != 2.0 || d != 2.0 {
+                        a_a[idx] = 1;
+                    }
+                    let it = *pi;
+                    let ult = *pul;
+                    let dt = *pd;
+                    let ft = *pf;
+                    if it != 2 || ult != 2 || ft != 2.0 || dt != 2.0 {
+                        a_a[idx] = 1;
+                    }
+                }
+            })
+            .unwrap();
+            let want = if flag == 0 { INIT_VALUE } else { 1 };
+            assert_same(
+                &a_a.to_vec().unwrap(),
+                &[want; SIZE as usize],
+                &format!("{what} flag {flag}"),
+            );
+        }
+    }
+}

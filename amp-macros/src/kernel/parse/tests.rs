@@ -864,7 +864,10 @@ fn tiled_extent_members_are_derived_captures_and_rank_is_its_argument() {
     assert_eq!(derived, ["te.tile_size()", "te.tile_count()"]);
     assert!(matches!(init(&k, 0).kind, ExprKind::Capture(0, _)));
     assert!(matches!(init(&k, 2).kind, ExprKind::Extent(2, _)));
-    assert!(matches!(init(&k, 3).kind, ExprKind::Lit(Lit::Int(3, None), _)));
+    assert!(matches!(
+        init(&k, 3).kind,
+        ExprKind::Lit(Lit::Int(3, None), _)
+    ));
     assert!(matches!(&init(&k, 4).kind, ExprKind::Const(p) if p.is_ident("N")));
     // A local of the same name is not a captured `TiledExtent`.
     assert_one(
