@@ -2,6 +2,7 @@
 
 mod ast;
 mod check;
+mod closures;
 mod expand;
 mod parse;
 mod plain;

@@ -965,3 +965,43 @@ fn pointers_to_local_test08() {
         }
     }
 }
+
+/// Case 21's class `c`, a module (its only member is static, as case 37's
+/// `C1`).
+mod class_c {
+    use amp_core::kernel;
+
+    /// A `restrict(cpu, amp)` static function that calls an amp lambda on
+    /// the spot with its `int&` parameter.
+    #[kernel]
+    pub(super) fn f(flag: &mut i32) {
+        (|flag: &mut i32| {
+            *flag = 1;
+        })(flag);
+    }
+}
+
+/// Case `amp-conformance/Tests/2_Cxx_Lang_Exte/2_3_Expr_Invo_Rest_Func/2_3_2_Func_Over/Calling_context/CallingContext.66/test.cpp`:
+/// a `restrict(cpu, amp)` static function calls a lambda where it writes
+/// it, passing on its `int&`; the case calls it on the host, and here from
+/// a kernel on every accelerator too.
+#[test]
+fn calling_context_66() {
+    let mut flag = 0;
+    class_c::f(&mut flag);
+    assert_eq!(flag, 1);
+    for (av, what) in all_views() {
+        let mut r = vec![POISON_I32; 64];
+        {
+            let rv = ArrayView::new_mut([64], &mut r).unwrap();
+            parallel_for_each!(&av, rv.extent(), |idx: Index<1>| {
+                let mut flag = 0;
+                class_c::f(&mut flag);
+                rv[idx] = flag;
+            })
+            .unwrap();
+            rv.synchronize().unwrap();
+        }
+        assert_same(&r, &[1; 64], &what);
+    }
+}

@@ -99,7 +99,7 @@ impl Resolver<'_> {
                 return None;
             }
             syn::Expr::Closure(c) => {
-                self.errors.at(c, "closures are not allowed in kernels: accelerators have no function pointers (C++ AMP restrict(amp))");
+                self.errors.at(c, "a closure in a kernel can only be called, where it is written (`(|x| x + 1)(a)`) or by the name a `let` binds it to (`let f = |x| x + 1; f(a)`), and it is inlined there: accelerators have no function pointers (C++ AMP restrict(amp))");
                 return None;
             }
             // A `&mut` parameter returned (marked by `refs::mark_ref_results`).

@@ -1,14 +1,16 @@
 //! Blocks and statements: `let` (plain names, tuples, and views made in
 //! the kernel, see `view`), assignments, `if`, `while`, `loop`, `for` over
 //! ranges, `break`/`continue`/`return`, barriers and `tile_static!`. A
-//! block first rewrites its statements for references (`refs`, and see
-//! `reference`), then resolves each into the AST's `Stmt`s that check
+//! block first rewrites its statements for closures (`closures`: inlined
+//! where called) and references (`refs`, and see `reference`), then
+//! resolves each into the AST's `Stmt`s that check
 //! validates and expand lowers.
 
 use proc_macro2::Ident;
 use syn::spanned::Spanned;
 
 use super::super::ast::*;
+use super::super::closures::{self, BoundClosure};
 use super::super::refs::{self, RefAlias, Target};
 use super::expr::bin_op;
 use super::ty::ty_of;
@@ -28,9 +30,26 @@ impl Resolver<'_> {
         // to the place (see `refs`). Statements the rewrites make are
         // processed in turn, from the front of the queue.
         let mut aliases: Vec<RefAlias> = Vec::new();
+        // Closures bound by `let` (`let f = |x| ..;`): each call in the rest
+        // of the block is inlined, as are closures called where they are
+        // written (see `closures`).
+        let mut closures: Vec<BoundClosure> = Vec::new();
         let mut queue: std::collections::VecDeque<syn::Stmt> = b.stmts.iter().cloned().collect();
         while let Some(s) = queue.pop_front() {
             let last = queue.is_empty();
+            if let Some(c) = closures::closure_let(&s) {
+                closures.retain(|x| x.name != c.name);
+                aliases.retain(|a| a.name != c.name);
+                closures.push(c);
+                continue;
+            }
+            let (s, errors) = closures::inline(&s, &closures, &mut self.fresh);
+            if !errors.is_empty() {
+                for e in errors {
+                    self.errors.push(e);
+                }
+                continue;
+            }
             if let Some((name, alias)) = refs::copied_reference(&s, &aliases) {
                 let alias = RefAlias {
                     name: name.to_string(),
@@ -137,6 +156,8 @@ impl Resolver<'_> {
             if let syn::Stmt::Local(l) = s {
                 let names = refs::pat_names(&l.pat);
                 aliases.retain(|a| !names.contains(&a.name));
+                closures.retain(|c| !names.contains(&c.name));
+                closures::rebind(&mut closures, &names);
                 refs::shadow_targets(&mut aliases, &names);
             }
             // A block's value (`if c { f(&mut s[i]) } else { 0 }`) keeps its
