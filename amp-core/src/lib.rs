@@ -152,7 +152,9 @@ pub use tiled_index::{TileBarrier, TileSync, TiledIndex};
 /// assert_eq!(Light::WGSL_SIZE, 32);
 /// ```
 pub use amp_macros::Element;
-/// Makes a free function callable from kernels (and still from Rust).
+/// Makes a function callable from kernels (and still from Rust); on a
+/// method or an `impl` block, its methods and associated functions
+/// ([`kernel_language`], section 10).
 ///
 /// # Examples
 ///

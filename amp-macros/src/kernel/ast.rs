@@ -263,4 +263,21 @@ pub(crate) struct Function {
     pub(crate) tiled: Option<Ident>,
     pub(crate) ret: Option<Ty>,
     pub(crate) body: Block,
+    /// An item of an `impl` block (a method, or any function of a
+    /// `#[kernel] impl`): its companions are associated functions
+    /// (`Type::__amp_f_kernel`) instead of a module.
+    pub(crate) method: bool,
+    /// How a method takes `self`.
+    pub(crate) receiver: Option<Receiver>,
+}
+
+/// How a `#[kernel]` method takes `self`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Receiver {
+    /// `&mut self`.
+    RefMut,
+    /// `&self`.
+    Ref,
+    /// `self` (or `mut self`): a copy.
+    Value,
 }

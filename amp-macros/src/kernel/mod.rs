@@ -47,7 +47,8 @@ fn fallback(e: syn::Error) -> TokenStream {
     }
 }
 
-/// `#[kernel]`: the function, plus its IR builder.
+/// `#[kernel]`: the function, plus its IR builder; on an `impl` block,
+/// each of its functions.
 pub(crate) fn kernel_function(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = parse::Errors::default();
     if !attr.is_empty() {
@@ -56,15 +57,78 @@ pub(crate) fn kernel_function(attr: TokenStream, item: TokenStream) -> TokenStre
             "#[kernel] takes no arguments",
         ));
     }
+    if let Ok(imp) = syn::parse2::<syn::ItemImpl>(item.clone()) {
+        return kernel_impl(imp, errors);
+    }
     let item: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(e) => {
-            let e = syn::Error::new(e.span(), "#[kernel] applies to free functions");
+            let e = syn::Error::new(
+                e.span(),
+                "#[kernel] applies to functions, methods and `impl` blocks",
+            );
             let errors = e.to_compile_error();
             return quote::quote! { #errors #item };
         }
     };
-    let function = parse::parse_function(item.clone(), &mut errors);
+    kernel_item(item, false, errors)
+}
+
+/// `#[kernel] impl T { .. }`: every function of the block is a `#[kernel]`
+/// function (methods and associated functions alike), its companions
+/// associated functions of `T`.
+fn kernel_impl(imp: syn::ItemImpl, mut errors: parse::Errors) -> TokenStream {
+    if let Some((_, path, _)) = &imp.trait_ {
+        errors.push(syn::Error::new_spanned(
+            path,
+            "#[kernel] applies to inherent `impl` blocks (`impl T { .. }`), not to trait implementations: a trait's methods cannot be called in kernels (accelerators have no dynamic dispatch)",
+        ));
+        let errors = errors.into_result().err().map(|e| e.to_compile_error());
+        return quote::quote! { #errors #imp };
+    }
+    let mut items = Vec::new();
+    let mut first = Some(errors);
+    for item in &imp.items {
+        match item {
+            syn::ImplItem::Fn(f) => {
+                let attrs = f
+                    .attrs
+                    .iter()
+                    .filter(|a| {
+                        !a.path()
+                            .segments
+                            .last()
+                            .is_some_and(|s| s.ident == "kernel")
+                    })
+                    .cloned()
+                    .collect();
+                let item = syn::ItemFn {
+                    attrs,
+                    vis: f.vis.clone(),
+                    sig: f.sig.clone(),
+                    block: Box::new(f.block.clone()),
+                };
+                let errors = first.take().unwrap_or_default();
+                items.push(kernel_item(item, true, errors));
+            }
+            other => items.push(quote::quote!(#other)),
+        }
+    }
+    if let Some(errors) = first
+        && let Err(e) = errors.into_result()
+    {
+        items.push(e.to_compile_error());
+    }
+    let mut out = imp.clone();
+    out.items = vec![syn::ImplItem::Verbatim(quote::quote!(#(#items)*))];
+    quote::quote!(#out)
+}
+
+/// One `#[kernel]` function (`in_impl`: an item of an `impl` block): parse,
+/// check, expand; a method with a receiver also gets the function that
+/// `value.method(..)` calls in kernels (see `expand::receiver_shim`).
+fn kernel_item(item: syn::ItemFn, in_impl: bool, mut errors: parse::Errors) -> TokenStream {
+    let function = parse::parse_function(item.clone(), in_impl, &mut errors);
     if let Some(f) = &function {
         let k = ast::Kernel {
             view: None,
@@ -84,7 +148,11 @@ pub(crate) fn kernel_function(attr: TokenStream, item: TokenStream) -> TokenStre
         };
         check::check(&k, &mut errors);
     }
-    match (function, errors.into_result()) {
+    let shim = function
+        .as_ref()
+        .and_then(expand::receiver_shim)
+        .map(|shim| kernel_item(shim, true, parse::Errors::default()));
+    let expanded = match (function, errors.into_result()) {
         (Some(f), Ok(())) => expand::expand_function(&f, true),
         (Some(f), Err(e)) => {
             // One mistake, one error: the function's signature as its
@@ -101,5 +169,6 @@ pub(crate) fn kernel_function(attr: TokenStream, item: TokenStream) -> TokenStre
             quote::quote! { #errors #item }
         }
         (None, Ok(())) => quote::quote! { #item },
-    }
+    };
+    quote::quote!(#expanded #shim)
 }

@@ -56,7 +56,7 @@ pub(crate) fn check_errors(input: TokenStream) -> Vec<String> {
 pub(crate) fn function(item: TokenStream) -> Function {
     let item: syn::ItemFn = syn::parse2(item).expect("a function");
     let mut errors = parse::Errors::default();
-    let f = parse::parse_function(item, &mut errors).expect("a function");
+    let f = parse::parse_function(item, false, &mut errors).expect("a function");
     if let Err(e) = errors.into_result() {
         panic!("the parse stage refused the function: {:#?}", messages(e));
     }

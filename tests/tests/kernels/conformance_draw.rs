@@ -802,14 +802,14 @@ fn linkage_specification_extern_cpp_01() {
     assert_eq!(gpu_cpu(), 1);
 }
 
-/// `CallingContext.19`'s class `C1`: only a static member function, so a
-/// module (`C1::foo(flag)` is `c1::foo(&mut flag)`).
-mod c1 {
-    use amp_core::kernel;
+/// Case 37's class `C1`: no data, one static `restrict(cpu, amp)` member.
+struct C1;
 
-    /// A `restrict(cpu, amp)` function setting its `int&` parameter.
-    #[kernel]
-    pub(super) fn foo(flag: &mut i32) {
+#[kernel]
+impl C1 {
+    /// A `restrict(cpu, amp)` static member function setting its `int&`
+    /// parameter.
+    fn foo(flag: &mut i32) {
         *flag = 1;
     }
 }
@@ -820,7 +820,7 @@ mod c1 {
 #[test]
 fn calling_context_19() {
     let mut flag = 0;
-    c1::foo(&mut flag);
+    C1::foo(&mut flag);
     assert_eq!(flag, 1);
     for (av, what) in all_views() {
         let mut r = vec![POISON_I32; 64];
@@ -828,7 +828,7 @@ fn calling_context_19() {
             let rv = ArrayView::new_mut([64], &mut r).unwrap();
             parallel_for_each!(&av, rv.extent(), |idx: Index<1>| {
                 let mut flag = 0;
-                c1::foo(&mut flag);
+                C1::foo(&mut flag);
                 rv[idx] = flag;
             })
             .unwrap();
@@ -1003,5 +1003,100 @@ fn calling_context_66() {
             rv.synchronize().unwrap();
         }
         assert_same(&r, &[1; 64], &what);
+    }
+}
+
+/// Case 40's class: a private data member and a protected
+/// `restrict(cpu, amp)` member function that a public host member function
+/// calls (Rust's privacy: a private method of the type's module).
+#[repr(C)]
+#[derive(Clone, Copy, amp_core::Element)]
+struct TestClass {
+    r: i32,
+}
+
+#[kernel]
+impl TestClass {
+    fn setr(&mut self, a: i32) -> i32 {
+        self.r = a;
+        self.r
+    }
+}
+
+impl TestClass {
+    fn callprotected(&mut self, a: i32) -> i32 {
+        self.setr(a)
+    }
+}
+
+/// Case `amp-conformance/Tests/2_Cxx_Lang_Exte/2_x_general/Functions/Member_access_control/test.02/test.cpp`:
+/// a protected `restrict(cpu, amp)` member function (`int setr(int a)`,
+/// writing the private member) called by a public host member function; the
+/// case calls it on the host, and here the method from a kernel on every
+/// accelerator too (`t.setr(i)` on a local), against plain Rust.
+#[test]
+fn member_access_control_test_02() {
+    let mut test = TestClass { r: 0 };
+    assert_eq!(test.callprotected(1), 1);
+    assert_eq!(test.r, 1);
+    for (k, (av, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(0x4002 + k as u64);
+        let a = i32s(&mut rng, 97, -1000, 1000);
+        let mut r = vec![POISON_I32; 97];
+        {
+            let av_a = ArrayView::new([97], &a).unwrap();
+            let rv = ArrayView::new_mut([97], &mut r).unwrap();
+            parallel_for_each!(&av, rv.extent(), |idx: Index<1>| {
+                let mut t = TestClass { r: 0 };
+                let got = t.setr(av_a[idx]);
+                rv[idx] = got * 2 + t.r;
+            })
+            .unwrap();
+            rv.synchronize().unwrap();
+        }
+        let want: Vec<i32> = a.iter().map(|&x| x * 3).collect();
+        assert_same(&r, &want, &what);
+    }
+}
+
+/// Case 33's `void hoo() restrict(amp)`.
+#[kernel]
+fn hoo() -> i32 {
+    1
+}
+
+/// Case 33's `extern "C" void foo() restrict(amp)`, which calls `hoo`.
+#[kernel]
+extern "C" fn foo_extern_c(x: i32) -> i32 {
+    hoo() + x
+}
+
+/// Case 33's `void boo() restrict(amp)`, which calls the `extern "C"`
+/// function.
+#[kernel]
+fn boo(x: i32) -> i32 {
+    foo_extern_c(x) * 2
+}
+
+/// Case `amp-conformance/Tests/2_Cxx_Lang_Exte/2_4_amp_Rest_Modi/2_4_2_Rest_on_Func_Decl/Linkage_specification/ExternC.02/test.cpp`:
+/// a `restrict(amp)` function with C linkage (`extern "C"`), calling and
+/// called by other `restrict(amp)` functions. The case only compiles them;
+/// here they return values (the C++ ones are `void`) and run from a kernel
+/// on every accelerator and on the host.
+#[test]
+fn linkage_specification_extern_c_02() {
+    assert_eq!(boo(5), 12);
+    for (av, what) in all_views() {
+        let mut r = vec![POISON_I32; 50];
+        {
+            let rv = ArrayView::new_mut([50], &mut r).unwrap();
+            parallel_for_each!(&av, rv.extent(), |idx: Index<1>| {
+                rv[idx] = boo(idx[0]);
+            })
+            .unwrap();
+            rv.synchronize().unwrap();
+        }
+        let want: Vec<i32> = (0..50).map(|i| (1 + i) * 2).collect();
+        assert_same(&r, &want, &what);
     }
 }

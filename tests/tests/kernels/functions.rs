@@ -1303,3 +1303,127 @@ fn closures_are_inlined_where_called() {
         }
     }
 }
+
+/// A particle whose `#[kernel]` methods kernels call (C++ AMP's
+/// `restrict(amp)` member functions).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Element)]
+struct Body {
+    pos: Float3,
+    vel: Float3,
+}
+
+impl Body {
+    /// `&mut self`: moves the body in place.
+    #[kernel]
+    fn advance(&mut self, dt: f32) {
+        self.pos += self.vel * dt;
+    }
+
+    /// `&self`: reads it.
+    #[kernel]
+    fn speed2(&self) -> f32 {
+        self.vel.x * self.vel.x + self.vel.y * self.vel.y + self.vel.z * self.vel.z
+    }
+
+    /// `self` by value: a changed copy.
+    #[kernel]
+    fn pushed(self, dv: f32) -> Body {
+        let mut b = self;
+        b.vel.x += dv;
+        b
+    }
+}
+
+/// A counter type whose whole `impl` is `#[kernel]`: a method calling an
+/// associated function (`Self::clamp_to`) and another method
+/// (`self.bump`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Element)]
+struct Counter {
+    n: i32,
+}
+
+#[kernel]
+impl Counter {
+    fn clamp_to(x: i32, hi: i32) -> i32 {
+        if x > hi { hi } else { x }
+    }
+
+    fn bump(&mut self, by: i32) {
+        self.n += by;
+    }
+
+    fn bump_clamped(&mut self, by: i32, hi: i32) -> i32 {
+        self.bump(by);
+        self.n = Self::clamp_to(self.n, hi);
+        self.n
+    }
+}
+
+/// `#[kernel]` methods and associated functions: `&mut self`, `&self` and
+/// `self` receivers called with method syntax on locals whose type the
+/// kernel shows (`let b = Body { .. }`, `let c: Body = ..`), associated
+/// functions by path (`Counter::clamp_to`), methods calling methods and
+/// associated functions through `self` and `Self`, in kernels and called on
+/// the host; against plain Rust on fresh random inputs, every output
+/// element poisoned first.
+#[amp_test]
+fn kernel_methods_and_associated_functions() {
+    let mut c = Counter { n: 5 };
+    assert_eq!(c.bump_clamped(10, 12), 12);
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let view = acc.create_view(QueuingMode::Automatic);
+        let mut rng = Rng::new(0x3E7 + k as u64);
+        let n = rng.range(1, 200);
+        let xs: Vec<f32> = (0..n).map(|_| rng.range(-64, 64) as f32 / 4.0).collect();
+        let bys: Vec<i32> = (0..n).map(|_| rng.range(-50, 50)).collect();
+        let hi = rng.range(0, 30);
+        let poison = Body {
+            pos: Float3::new(f32::NAN, f32::NAN, f32::NAN),
+            vel: Float3::new(f32::NAN, f32::NAN, f32::NAN),
+        };
+        let mut bodies = vec![poison; n as usize];
+        let mut speeds = vec![f32::NAN; n as usize];
+        let mut counts = vec![i32::MIN; n as usize];
+        {
+            let xv = ArrayView::new([n], &xs).unwrap();
+            let byv = ArrayView::new([n], &bys).unwrap();
+            let bv = ArrayView::new_mut([n], &mut bodies).unwrap();
+            let sv = ArrayView::new_mut([n], &mut speeds).unwrap();
+            let cv = ArrayView::new_mut([n], &mut counts).unwrap();
+            parallel_for_each!(&view, bv.extent(), |idx: Index<1>| {
+                let x = xv[idx];
+                let mut b = Body {
+                    pos: Float3::new(x, 1.0, 2.0),
+                    vel: Float3::new(0.5, x, -1.0),
+                };
+                b.advance(2.0);
+                let c: Body = b.pushed(x);
+                sv[idx] = c.speed2() + b.speed2();
+                bv[idx] = c;
+                let mut counter = Counter { n: idx[0] };
+                let clamped = counter.bump_clamped(byv[idx], hi);
+                cv[idx] = clamped * 1000 + Counter::clamp_to(byv[idx], 7) + counter.n * 0;
+            })
+            .unwrap();
+            bv.synchronize().unwrap();
+            sv.synchronize().unwrap();
+            cv.synchronize().unwrap();
+        }
+        for i in 0..n as usize {
+            let x = xs[i];
+            let mut b = Body {
+                pos: Float3::new(x, 1.0, 2.0),
+                vel: Float3::new(0.5, x, -1.0),
+            };
+            b.advance(2.0);
+            let c = b.pushed(x);
+            assert_eq!(bodies[i], c, "{acc}: element {i}");
+            assert_eq!(speeds[i], c.speed2() + b.speed2(), "{acc}: element {i}");
+            let mut counter = Counter { n: i as i32 };
+            let want = counter.bump_clamped(bys[i], hi) * 1000 + Counter::clamp_to(bys[i], 7);
+            assert_eq!(counts[i], want, "{acc}: element {i}");
+        }
+    }
+}

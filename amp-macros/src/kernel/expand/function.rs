@@ -15,6 +15,20 @@ use super::{span_tokens, uniform_call_checks};
 /// summaries are the same for every instance).
 fn companion_call(path: &syn::ExprPath, summary: &str) -> TokenStream {
     let mut path = path.path.clone();
+    if is_method_path(&path) {
+        // `Type::f`: the associated function `Type::__amp_f_<summary>`.
+        if let Some(last) = path.segments.last_mut() {
+            let span = last.ident.span();
+            last.ident = format_ident!(
+                "__amp_{}{}",
+                last.ident,
+                summary.trim_start_matches("__amp"),
+                span = span
+            );
+            last.arguments = syn::PathArguments::None;
+        }
+        return quote!(#path());
+    }
     if let Some(last) = path.segments.last_mut() {
         last.arguments = syn::PathArguments::None;
         let span = last.ident.span();
@@ -50,11 +64,17 @@ const BUILDER: &str = "__amp_kernel";
 /// are inferred). A `use` of the function imports the module with it.
 pub(crate) fn builder_path(path: &syn::ExprPath) -> TokenStream {
     let mut path = path.path.clone();
+    let method = is_method_path(&path);
     let Some(last) = path.segments.last_mut() else {
         return quote!(#path);
     };
     let span = last.ident.span();
-    let mut builder = syn::PathSegment::from(format_ident!("{}", BUILDER, span = span));
+    let mut builder = if method {
+        // `Type::f`: the associated function `Type::__amp_f_kernel`.
+        syn::PathSegment::from(format_ident!("__amp_{}_kernel", last.ident, span = span))
+    } else {
+        syn::PathSegment::from(format_ident!("{}", BUILDER, span = span))
+    };
     if let syn::PathArguments::AngleBracketed(args) = &last.arguments {
         let consts: syn::punctuated::Punctuated<syn::GenericArgument, syn::Token![,]> = args
             .args
@@ -68,9 +88,117 @@ pub(crate) fn builder_path(path: &syn::ExprPath) -> TokenStream {
             builder.arguments = syn::PathArguments::AngleBracketed(args);
         }
     }
-    last.arguments = syn::PathArguments::None;
-    path.segments.push(builder);
+    if method {
+        *last = builder;
+    } else {
+        last.arguments = syn::PathArguments::None;
+        path.segments.push(builder);
+    }
     quote!(#path)
+}
+
+/// Whether the `#[kernel]` function at `path` is an item of an `impl`
+/// block (`Type::f`, `Self::f`: the segment before the last names a type,
+/// by Rust's naming convention), whose companions are associated
+/// functions, rather than of a module (`module::f`, `f`), whose companion
+/// is a module of its name.
+pub(crate) fn is_method_path(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2 && {
+        let owner = path.segments[n - 2].ident.to_string();
+        owner == "Self" || owner.starts_with(|c: char| c.is_ascii_uppercase())
+    }
+}
+
+/// The name of the function a method call `value.m(..)` in a kernel calls:
+/// `__amp_m_recv`, which takes the receiver by `&mut` whatever `m` takes.
+pub(crate) fn receiver_shim_name(method: &proc_macro2::Ident) -> proc_macro2::Ident {
+    format_ident!("__amp_{}_recv", method, span = method.span())
+}
+
+/// For a call of a receiver shim (`Type::__amp_m_recv`, see
+/// [`receiver_shim`]), the method it stands for (`m`, with the call's
+/// generic arguments): what the CPU form calls on the receiver.
+pub(crate) fn shim_call(path: &syn::ExprPath) -> Option<TokenStream> {
+    if !is_method_path(&path.path) {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    let s = last.ident.to_string();
+    let m = s.strip_prefix("__amp_")?.strip_suffix("_recv")?;
+    if m.is_empty() {
+        return None;
+    }
+    let m = proc_macro2::Ident::new(m, last.ident.span());
+    let args = match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => {
+            let a = &a.args;
+            quote!(::<#a>)
+        }
+        _ => quote!(),
+    };
+    Some(quote!(#m #args))
+}
+
+/// For a method with a receiver (`&mut self`, `&self`, `self`), the
+/// function that `value.m(args)` in a kernel calls on the accelerators:
+/// `fn __amp_m_recv(this: &mut Self, args) -> R { Self::m(this, args) }`
+/// (`Self::m(*this, args)` for `self` by value), itself a `#[kernel]`
+/// associated function. The call passes the receiver's place by `&mut`,
+/// since the caller cannot see how `m` takes it; the CPU form calls
+/// `value.m(args)` itself (Rust's auto-reference).
+pub(crate) fn receiver_shim(f: &Function) -> Option<syn::ItemFn> {
+    let receiver = f.receiver?;
+    let sig = &f.item.sig;
+    // A `&mut` result is one of the parameters; its selector is not
+    // passed on by a shim: such methods are called by path.
+    if let syn::ReturnType::Type(_, t) = &sig.output
+        && matches!(&**t, syn::Type::Reference(_))
+    {
+        return None;
+    }
+    let span = sig.ident.span();
+    let name = receiver_shim_name(&sig.ident);
+    let method = &sig.ident;
+    let mut inputs: Vec<syn::FnArg> = vec![syn::parse_quote_spanned!(span=> this: &mut Self)];
+    let mut args: Vec<syn::Expr> = vec![match receiver {
+        Receiver::Value => syn::parse_quote_spanned!(span=> *this),
+        Receiver::Ref | Receiver::RefMut => syn::parse_quote_spanned!(span=> this),
+    }];
+    for input in sig.inputs.iter().skip(1) {
+        let syn::FnArg::Typed(pt) = input else {
+            return None;
+        };
+        let syn::Pat::Ident(p) = &*pt.pat else {
+            return None;
+        };
+        let ident = &p.ident;
+        let ty = &pt.ty;
+        inputs.push(syn::parse_quote_spanned!(span=> #ident: #ty));
+        args.push(syn::parse_quote_spanned!(span=> #ident));
+    }
+    let consts: Vec<&proc_macro2::Ident> = sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Const(c) => Some(&c.ident),
+            _ => None,
+        })
+        .collect();
+    let turbofish = (!consts.is_empty()).then(|| quote!(::<#(#consts),*>));
+    let generics = &sig.generics;
+    let output = &sig.output;
+    let vis = &f.item.vis;
+    // A method without a result is called as a statement.
+    let semi = matches!(output, syn::ReturnType::Default).then(|| quote!(;));
+    Some(syn::parse_quote_spanned! {span=>
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        #vis fn #name #generics(#(#inputs),*) #output {
+            Self::#method #turbofish(#(#args),*) #semi
+        }
+    })
 }
 
 fn is_const_arg(a: &syn::GenericArgument) -> bool {
@@ -126,12 +254,59 @@ pub(crate) fn expand_function(f: &Function, with_native: bool) -> TokenStream {
     let barrier_params = barrier_params_summary(f);
     // The builder lives one module down: `super::` and `self::` paths of
     // the function's body and signature types must reach as far up.
-    let body = deepen_paths(ir_block(&f.body));
+    let body = companion_scope(f, ir_block(&f.body));
     let params = ir_params(f);
     let ret = ir_ret(f);
     let span = span_tokens(sig.ident.span());
     let doc = format!("The kernel IR of [`{name}`] (generated by `#[kernel]`).");
     let fallback = (!with_native).then(|| quote!(#[allow(unused_variables)]));
+    if f.method {
+        // An item of an `impl` block: the companions are associated
+        // functions of the type, named after the function.
+        let kernel = format_ident!("__amp_{}_kernel", fn_name);
+        let varies_fn = format_ident!("__amp_{}_varies", fn_name);
+        let barrier_fn = format_ident!("__amp_{}_barrier_params", fn_name);
+        let doc = format!("The kernel IR of `{name}` (generated by `#[kernel]`).");
+        return quote! {
+            #(#attrs)*
+            #fallback
+            #[allow(clippy::manual_swap)]
+            #vis #sig {
+                #tiled_alias
+                #native
+            }
+
+            #[doc = #doc]
+            #[doc(hidden)]
+            #[allow(non_snake_case, dead_code, clippy::all)]
+            #vis const fn #varies_fn() -> bool {
+                #varies
+            }
+
+            #[doc = #doc]
+            #[doc(hidden)]
+            #[allow(non_snake_case, dead_code, clippy::all)]
+            #vis const fn #barrier_fn() -> u64 {
+                #barrier_params
+            }
+
+            #[doc = #doc]
+            #[doc(hidden)]
+            #[allow(non_snake_case, dead_code, unused_imports, clippy::all)]
+            #vis fn #kernel<#(#const_params),*>() -> ::amp_core::__private::kernel::ir::Function {
+                use ::amp_core::__private::kernel::ir as __ir;
+                __ir::Function {
+                    name: #name,
+                    type_params: ::std::vec![#(__ir::Bound::#bounds),*],
+                    params: ::std::vec![#(#params),*],
+                    ret: #ret,
+                    bindings: ::std::vec![#(#bindings),*],
+                    body: #body,
+                    span: #span,
+                }
+            }
+        };
+    }
     quote! {
         #(#attrs)*
         #fallback
@@ -208,7 +383,13 @@ fn native_fn_body(f: &Function) -> TokenStream {
     let word_checks = word_checks(f);
     let uniform_calls = uniform_call_checks(&f.body, f.tiled.is_some());
     let varying_args = super::varying_arg_checks(&f.body, f.tiled.is_some());
-    let native = quote!(#(#word_checks)* #uniform_calls #varying_args #native);
+    let marker = (f.method && f.tiled.is_some()).then(|| {
+        quote! {
+            #[allow(non_camel_case_types, dead_code)]
+            struct __AmpTileKey;
+        }
+    });
+    let native = quote!(#marker #(#word_checks)* #uniform_calls #varying_args #native);
     REF_PARAMS.with(|r| r.borrow_mut().clear());
     FN_TILE_KEY.with(|k| *k.borrow_mut() = None);
     native
@@ -241,9 +422,16 @@ fn tile_key(f: &Function) -> Option<TokenStream> {
             syn::GenericParam::Lifetime(_) => None,
         })
         .collect();
+    // A method's marker is a type declared in its body (an `impl` holds
+    // no types): its path names the method.
+    let marker = if f.method {
+        quote!(__AmpTileKey)
+    } else {
+        quote!(#fn_ident::__AmpTileKey)
+    };
     f.tiled
         .is_some()
-        .then(|| quote!(::core::any::type_name::<(#fn_ident::__AmpTileKey, #(#generic_args,)*)>()))
+        .then(|| quote!(::core::any::type_name::<(#marker, #(#generic_args,)*)>()))
 }
 
 /// A view parameter read or written through `reinterpret_as`: its
@@ -280,7 +468,7 @@ fn ir_params(f: &Function) -> Vec<TokenStream> {
         let ty = ty_tokens(ty);
         quote!((#local, #pname, #ty))
     });
-    params.map(deepen_paths).collect()
+    params.map(|p| companion_scope(f, p)).collect()
 }
 
 /// The IR builder's return type, with paths deepened for the companion
@@ -293,7 +481,7 @@ fn ir_ret(f: &Function) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    deepen_paths(ret)
+    companion_scope(f, ret)
 }
 
 /// The IR builder's parameter bindings (views and the tiled index), by
@@ -311,7 +499,7 @@ fn ir_bindings(f: &Function) -> Vec<TokenStream> {
                 }
                 FnBinding::Tiled(n) => quote!(__ir::ParamBinding::Tiled(#n)),
             };
-            deepen_paths(quote!((#pos, #binding)))
+            companion_scope(f, quote!((#pos, #binding)))
         })
         .collect()
 }
@@ -357,7 +545,7 @@ fn varies_summary(f: &Function) -> TokenStream {
         .iter()
         .filter(|p| !p.path.is_ident(fn_name))
         .map(summary_path);
-    deepen_paths(quote!(#own #(|| #callees)*))
+    companion_scope(f, quote!(#own #(|| #callees)*))
 }
 
 /// The barrier summary (see `__amp_barrier_params`): the parameters the
@@ -393,16 +581,29 @@ fn barrier_params_summary(f: &Function) -> TokenStream {
     if passed.is_empty() {
         return quote!(#own);
     }
-    deepen_paths(quote! {
-        let mut bits: u64 = #own;
-        #(#passed)*
-        bits
-    })
+    companion_scope(
+        f,
+        quote! {
+            let mut bits: u64 = #own;
+            #(#passed)*
+            bits
+        },
+    )
 }
 
 /// Rewrites the relative paths of `tokens` for code moved one module down:
 /// a path that starts with `super` gets one more, one that starts with
 /// `self::` starts with `super::` instead.
+/// `tokens` as written in the function's companions: one module down for a
+/// free function (see `deepen_paths`), in the same `impl` for a method.
+fn companion_scope(f: &Function, tokens: TokenStream) -> TokenStream {
+    if f.method {
+        tokens
+    } else {
+        deepen_paths(tokens)
+    }
+}
+
 fn deepen_paths(tokens: TokenStream) -> TokenStream {
     use proc_macro2::{Group, Ident, Punct, Spacing, TokenTree};
     let mut out = Vec::new();

@@ -25,7 +25,7 @@ mod native;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use function::expand_function;
+pub(crate) use function::{expand_function, receiver_shim, receiver_shim_name};
 
 use function::barrier_summary_path;
 pub(crate) use native::{Cx, Exits, native_expr, native_rev_range, native_stmt};

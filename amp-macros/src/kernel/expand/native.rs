@@ -555,6 +555,20 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             quote_spanned!(span=> [#x; #len])
         }
         ExprKind::Call(_, method, args) => native_call(cx, method, args, span),
+        // `value.m(args)` of a `#[kernel]` method: called as written
+        // (Rust's auto-reference takes the receiver as `m` does); the
+        // accelerators call `Type::__amp_m_recv(&mut value, args)`.
+        ExprKind::CallFn(path, args)
+            if let Some(method) = super::function::shim_call(path)
+                && let Some((receiver, rest)) = args.split_first() =>
+        {
+            let receiver = match &receiver.kind {
+                ExprKind::AddrOf(place) => native_receiver(cx, place, span),
+                _ => native_expr(cx, receiver),
+            };
+            let rest = rest.iter().map(|e| native_expr(cx, e));
+            quote_spanned!(span=> (#receiver).#method(#(#rest),*))
+        }
         ExprKind::CallFn(path, args) => {
             let args = args.iter().map(|e| native_expr(cx, e));
             quote_spanned!(span=> #path(#(#args),*))
@@ -631,6 +645,20 @@ fn native_lit(l: &Lit, span: Span) -> TokenStream {
 
 /// `&mut place`: a `&mut` argument of a call (a local or a local array's
 /// element).
+/// The receiver of a method call: the place itself (Rust takes its
+/// address as the method asks).
+fn native_receiver(cx: Cx<'_>, place: &Place, span: Span) -> TokenStream {
+    match place {
+        Place::ArrayElement(_, name, idx) => {
+            let idx = idx.iter().map(|e| native_expr(cx, e)).collect::<Vec<_>>();
+            let f = kpath("ops::cast");
+            quote_spanned!(span=> #name #([#f::<usize, _>(#idx)])*)
+        }
+        Place::Local(id, name) => native_local(*id, name),
+        _ => quote_spanned!(span=> ::core::compile_error!("a method's receiver is a local")),
+    }
+}
+
 fn native_addr_of(cx: Cx<'_>, place: &Place, span: Span) -> TokenStream {
     match place {
         Place::ArrayElement(_, name, idx) => {

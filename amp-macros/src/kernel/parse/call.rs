@@ -19,6 +19,23 @@ use super::{Binding, Resolver, strip_parens};
 /// `tiled_extent` members), each computed on the host at the launch.
 const TILED_EXTENT_METHODS: &[&str] = &["tile_extent", "tile_count", "tile_size", "is_divisible"];
 
+/// Methods of the standard library a newcomer may try on a kernel value
+/// (not taken for a missing `#[kernel]` method in errors).
+const STD_METHODS: &[&str] = &[
+    "to_string",
+    "clone",
+    "into",
+    "to_owned",
+    "iter",
+    "len",
+    "unwrap",
+    "expect",
+    "as_ref",
+    "collect",
+    "map",
+    "push",
+];
+
 impl Resolver<'_> {
     /// `te.tile_extent()`, `te.tile_count()`, `te.tile_size()` or
     /// `te.is_divisible()` of a captured `TiledExtent` `te`: a capture of its
@@ -51,6 +68,44 @@ impl Resolver<'_> {
         Some(ExprKind::Capture(c, hidden))
     }
 
+    /// `value.m(args)` where `value` is `self` or a local whose struct type
+    /// the source shows (see `Resolver::local_types`): a call of that
+    /// type's `#[kernel]` method `m`, through its receiver shim
+    /// (`Type::__amp_m_recv(&mut value, args)`: the accelerators pass the
+    /// receiver by pointer whatever `m` takes; the CPU form calls
+    /// `value.m(args)` as written).
+    fn method_call(&mut self, m: &syn::ExprMethodCall) -> Option<syn::ExprCall> {
+        let syn::Expr::Path(p) = strip_parens(&m.receiver) else {
+            return None;
+        };
+        let name = self.path_ident(p)?;
+        let Some(Binding::Local(id, _)) = self.lookup(&name.to_string()) else {
+            return None;
+        };
+        let ty = self.local_types.get(&id)?.clone();
+        let span = m.method.span();
+        let shim = super::super::expand::receiver_shim_name(&m.method);
+        let mut path = ty;
+        let mut segment = syn::PathSegment::from(shim);
+        if let Some(t) = &m.turbofish {
+            segment.arguments =
+                syn::PathArguments::AngleBracketed(syn::AngleBracketedGenericArguments {
+                    colon2_token: Some(Default::default()),
+                    lt_token: t.lt_token,
+                    args: t.args.clone(),
+                    gt_token: t.gt_token,
+                });
+        }
+        path.segments.push(segment);
+        let receiver: syn::Expr = if self.ref_params.contains(&id) {
+            syn::parse_quote_spanned!(span=> #name)
+        } else {
+            syn::parse_quote_spanned!(span=> &mut #name)
+        };
+        let args = m.args.iter();
+        Some(syn::parse_quote_spanned!(span=> #path(#receiver, #(#args),*)))
+    }
+
     /// Any other method call: a built-in method (`x.sqrt()`, `a.min(b)`,
     /// ...); barriers used as values, host view methods and other methods
     /// are reported.
@@ -62,6 +117,9 @@ impl Resolver<'_> {
         let name = m.method.to_string();
         if let Some(kind) = self.derived_capture(m) {
             return Some(Expr { kind, span });
+        }
+        if let Some(call) = self.method_call(m) {
+            return self.call_expr(&call, span);
         }
         if name.starts_with("wait")
             && matches!(strip_parens(&m.receiver), syn::Expr::Field(f) if matches!(&f.member, syn::Member::Named(n) if n == "barrier"))
@@ -95,6 +153,14 @@ impl Resolver<'_> {
             let message = if VIEW_METHODS.contains(&name.as_str()) {
                 format!(
                     "`{name}` of a view or array is host code, not available inside kernels: index the captured view (`a[idx]`, `a[[i, j]]`) and read `a.extent()`; a section is made with its own `let` (`let s = a.section(origin, extent);`); make other views on the host and capture them"
+                )
+            } else if !STD_METHODS.contains(&name.as_str())
+                && let syn::Expr::Path(p) = strip_parens(&m.receiver)
+                && let Some(local) = self.path_ident(p)
+                && matches!(self.lookup(&local.to_string()), Some(Binding::Local(..)))
+            {
+                format!(
+                    "`{name}` is not available in kernels: kernels may call the math functions WGSL provides (sqrt, abs, min, max, clamp, floor, exp, sin, mul_add, ...) and #[kernel] methods; a #[kernel] method is called on `self` or on a local whose type the kernel shows (`let {local}: Type = ..;` or `let {local} = Type {{ .. }};`), or by path (`Type::{name}(&mut {local}, ..)`)"
                 )
             } else {
                 format!(
@@ -415,8 +481,9 @@ impl Resolver<'_> {
             // A direct call of the `#[kernel]` function being parsed.
             if let Some(own) = &self.function_name
                 && p.qself.is_none()
-                && p.path.segments.len() == 1
-                && p.path.segments[0].ident == *own
+                && (p.path.segments.len() == 1
+                    || (p.path.segments.len() == 2 && p.path.segments[0].ident == "Self"))
+                && p.path.segments.last().is_some_and(|s| s.ident == *own)
             {
                 self.errors.at(
                     &c.func,

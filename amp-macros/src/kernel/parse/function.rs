@@ -16,9 +16,23 @@ use super::{Binding, Errors, Resolver, VIEW_PARAM_BASE, is_const_name, strip_par
 /// The bounds a `#[kernel]` function's type parameter may have (one each).
 const BOUNDS: &[&str] = &["Number", "Float", "Integer", "Element"];
 
-/// Parses a `#[kernel]` function.
-pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<Function> {
+/// Parses a `#[kernel]` function; `in_impl` if it is known to be an item
+/// of an `impl` block (`#[kernel] impl`); a function with a `self`
+/// receiver is one too.
+pub(crate) fn parse_function(
+    item: syn::ItemFn,
+    in_impl: bool,
+    errors: &mut Errors,
+) -> Option<Function> {
     let sig = &item.sig;
+    let receiver = sig.inputs.first().and_then(|a| match a {
+        syn::FnArg::Receiver(r) if r.colon_token.is_none() => Some(match &r.reference {
+            Some(_) if r.mutability.is_some() => Receiver::RefMut,
+            Some(_) => Receiver::Ref,
+            None => Receiver::Value,
+        }),
+        _ => None,
+    });
     check_signature(sig, errors);
     // A `&mut` result (`-> &'a mut T`): the function tells its caller
     // which `&mut` parameter it is (see `refs::mark_ref_results`).
@@ -34,6 +48,7 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         scopes: vec![Vec::new()],
         captures: Vec::new(),
         derived: Vec::new(),
+        local_types: Default::default(),
         consts: Vec::new(),
         next_local: 0,
         errors,
@@ -65,6 +80,8 @@ pub(crate) fn parse_function(item: syn::ItemFn, errors: &mut Errors) -> Option<F
         ret,
         body,
         item,
+        method: in_impl || receiver.is_some(),
+        receiver,
     })
 }
 
@@ -80,8 +97,15 @@ fn check_signature(sig: &syn::Signature, errors: &mut Errors) {
     if let Some(v) = &sig.variadic {
         errors.at(v, "a #[kernel] function cannot be variadic");
     }
-    if let Some(abi) = &sig.abi {
-        errors.at(abi, "a #[kernel] function cannot have an ABI");
+    // `extern "C"` (C++ AMP's `extern "C"` linkage of a `restrict(amp)`
+    // function) changes only how the host calls it.
+    if let Some(abi) = &sig.abi
+        && !abi
+            .name
+            .as_ref()
+            .is_some_and(|n| matches!(n.value().as_str(), "C" | "Rust"))
+    {
+        errors.at(abi, "a #[kernel] function's ABI is `extern \"C\"` or Rust's: the accelerators call it as a kernel function whatever its ABI");
     }
     if let Some(w) = &sig.generics.where_clause {
         errors.at(
@@ -164,9 +188,29 @@ fn function_params(
     let mut views = 0u32;
     for (position, input) in sig.inputs.iter().enumerate() {
         match input {
-            syn::FnArg::Receiver(r) => resolver
-                .errors
-                .at(r, "#[kernel] functions are free functions: no `self`"),
+            // `self`, `&self`, `&mut self`: a local named `self` of type
+            // `Self` (C++ AMP's member functions); by reference it is the
+            // caller's value through a pointer, as a `&mut` parameter is.
+            syn::FnArg::Receiver(r) => {
+                if r.colon_token.is_some() {
+                    resolver.errors.at(
+                        r,
+                        "a #[kernel] method takes `self`, `&self` or `&mut self`: no other receiver types",
+                    );
+                    continue;
+                }
+                let name = Ident::new("self", r.self_token.span);
+                let this: syn::Type = syn::parse_quote_spanned!(r.self_token.span=> Self);
+                let local = resolver.declare(&name);
+                resolver.local_types.insert(local, syn::parse_quote!(Self));
+                let ty = Ty::Named(this);
+                if r.reference.is_some() {
+                    resolver.ref_params.push(local);
+                    params.push((local, name, Ty::Ref(Box::new(ty))));
+                } else {
+                    params.push((local, name, ty));
+                }
+            }
             syn::FnArg::Typed(pt) => {
                 if let Some(binding) = binding_param(&pt.ty, &resolver.type_params, resolver.errors)
                 {
@@ -238,6 +282,9 @@ fn function_params(
                 };
                 if let (Some(ty), Some(name)) = (ty, name) {
                     let local = resolver.declare(&name);
+                    if let Some(t) = super::user_type(&pt.ty) {
+                        resolver.local_types.insert(local, t);
+                    }
                     if let Ty::Ref(_) = ty {
                         resolver.ref_params.push(local);
                     }

@@ -234,6 +234,11 @@ struct Resolver<'e> {
     captures: Vec<Ident>,
     /// Captures computed on the host at the launch (see `Kernel::derived`).
     derived: Vec<(Ident, syn::Expr, String)>,
+    /// The user types (structs) of the locals whose type the source
+    /// shows (`let p: Particle`, `let p = Particle { .. }`, a parameter
+    /// `p: &mut Particle`, `self`): the type whose `#[kernel]` methods
+    /// `p.step(..)` calls.
+    local_types: std::collections::HashMap<u32, syn::Path>,
     /// The upper-case single names a kernel uses: inlined as constants, and
     /// part of the compiled kernel's cache key.
     consts: Vec<Ident>,
@@ -346,6 +351,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         scopes: vec![vec![(index.to_string(), param)]],
         captures: Vec::new(),
         derived: Vec::new(),
+        local_types: Default::default(),
         consts: Vec::new(),
         next_local: 0,
         errors,
@@ -513,6 +519,32 @@ impl Resolver<'_> {
         } else {
             None
         }
+    }
+}
+
+/// The user type (a struct, not a scalar, short vector or geometry type)
+/// that `ty` (or `&mut ty`, `&ty`) names, if it is one: the type whose
+/// `#[kernel]` methods a local of it calls.
+pub(super) fn user_type(ty: &syn::Type) -> Option<syn::Path> {
+    match ty {
+        syn::Type::Reference(r) => user_type(&r.elem),
+        syn::Type::Paren(p) => user_type(&p.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?.ident.to_string();
+            let builtin = ty::vector_type(&last).is_some()
+                || matches!(
+                    last.as_str(),
+                    "Index"
+                        | "Extent"
+                        | "TiledIndex"
+                        | "TiledExtent"
+                        | "ArrayView"
+                        | "Array"
+                        | "f16"
+                );
+            (last.starts_with(|c: char| c.is_ascii_uppercase()) && !builtin).then(|| p.path.clone())
+        }
+        _ => None,
     }
 }
 

@@ -336,6 +336,22 @@ impl Resolver<'_> {
         };
         // The initialiser is resolved before the new name is in scope.
         let local = self.declare(&name);
+        // The struct type the source shows, whose `#[kernel]` methods
+        // `name.m(..)` calls.
+        let shown = native_ty.as_ref().and_then(super::user_type).or_else(|| {
+            match l.init.as_ref().map(|i| strip_parens(&i.expr)) {
+                Some(syn::Expr::Struct(s)) if s.qself.is_none() => {
+                    super::user_type(&syn::Type::Path(syn::TypePath {
+                        qself: None,
+                        path: s.path.clone(),
+                    }))
+                }
+                _ => None,
+            }
+        });
+        if let Some(t) = shown {
+            self.local_types.insert(local, t);
+        }
         Some(Stmt {
             kind: StmtKind::Let {
                 local,

@@ -885,6 +885,53 @@ fn tiled_extent_members_are_derived_captures_and_rank_is_its_argument() {
     );
 }
 
+/// `value.m(..)` on a local whose struct type the kernel shows (an
+/// annotation or a struct literal) or on `self` calls that type's
+/// `#[kernel]` method through its receiver shim, the receiver's place
+/// passed by `&mut`; on a local of unknown type it is one error with the
+/// forms that work. `#[kernel]` methods take `self` in all three forms.
+#[test]
+fn methods_are_called_through_their_types_receiver_shim() {
+    let k = body(quote! {
+        let mut p = Particle { x: 1.0 };
+        let q: Particle = p;
+        p.step(2.0);
+        let e = q.energy();
+    });
+    let call = match &k.body.stmts[2].kind {
+        StmtKind::Expr(e) => e,
+        other => panic!("{other:?}"),
+    };
+    match &call.kind {
+        ExprKind::CallFn(path, args) => {
+            let path = quote!(#path).to_string().replace(' ', "");
+            assert_eq!(path, "Particle::__amp_step_recv");
+            assert!(matches!(args[0].kind, ExprKind::AddrOf(_)), "{:?}", args[0]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        matches!(&init(&k, 3).kind, ExprKind::CallFn(p, _) if quote!(#p).to_string().contains("__amp_energy_recv"))
+    );
+    assert_one(
+        &refused(quote! {
+            let q = make();
+            let e = q.energy();
+        }),
+        "`energy` is not available in kernels: kernels may call the math functions WGSL provides",
+    );
+    let f = super::super::test_support::function(quote! {
+        fn step(&mut self, dt: f32) { self.x += dt; }
+    });
+    assert!(f.method);
+    assert_eq!(f.receiver, Some(Receiver::RefMut));
+    assert!(matches!(f.params[0].2, Ty::Ref(_)));
+    let g = super::super::test_support::function(quote! {
+        fn energy(self) -> f32 { self.x }
+    });
+    assert_eq!(g.receiver, Some(Receiver::Value));
+}
+
 /// `Index::default()` and `Extent::default()` in a kernel name their rank
 /// as a literal (`Index::<3>::default()`, zeros); without it, one error
 /// with the form to write.
