@@ -95,10 +95,10 @@ fn kernel_impl(imp: syn::ItemImpl, mut errors: parse::Errors) -> TokenStream {
                     .attrs
                     .iter()
                     .filter(|a| {
-                        !a.path()
+                        a.path()
                             .segments
                             .last()
-                            .is_some_and(|s| s.ident == "kernel")
+                            .is_none_or(|s| s.ident != "kernel")
                     })
                     .cloned()
                     .collect();
