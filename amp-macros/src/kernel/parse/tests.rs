@@ -665,8 +665,8 @@ fn what_kernels_cannot_do_is_refused_with_a_reason() {
             "heap allocation is not possible in kernels",
         ),
         (
-            quote!(let f = |x: i32| x + 1;),
-            "closures are not allowed in kernels",
+            quote!(let f = g(|x: i32| x + 1);),
+            "a closure in a kernel can only be called",
         ),
         (
             quote!(let s = "text";),
