@@ -94,12 +94,7 @@ fn kernel_impl(imp: syn::ItemImpl, mut errors: parse::Errors) -> TokenStream {
                 let attrs = f
                     .attrs
                     .iter()
-                    .filter(|a| {
-                        a.path()
-                            .segments
-                            .last()
-                            .is_none_or(|s| s.ident != "kernel")
-                    })
+                    .filter(|a| a.path().segments.last().is_none_or(|s| s.ident != "kernel"))
                     .cloned()
                     .collect();
                 let item = syn::ItemFn {

@@ -282,7 +282,7 @@ fn function_params(
                 };
                 if let (Some(ty), Some(name)) = (ty, name) {
                     let local = resolver.declare(&name);
-                    if let Some(t) = super::user_type(&pt.ty) {
+                    if let Some(t) = super::user_type(&pt.ty, &resolver.type_params) {
                         resolver.local_types.insert(local, t);
                     }
                     if let Ty::Ref(_) = ty {

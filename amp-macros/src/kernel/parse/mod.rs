@@ -524,11 +524,13 @@ impl Resolver<'_> {
 
 /// The user type (a struct, not a scalar, short vector or geometry type)
 /// that `ty` (or `&mut ty`, `&ty`) names, if it is one: the type whose
-/// `#[kernel]` methods a local of it calls.
-pub(super) fn user_type(ty: &syn::Type) -> Option<syn::Path> {
+/// `#[kernel]` methods a local of it calls. A type parameter of the
+/// function (in `type_params`) is not one: its methods are the built-in
+/// ones of its bound.
+pub(super) fn user_type(ty: &syn::Type, type_params: &[String]) -> Option<syn::Path> {
     match ty {
-        syn::Type::Reference(r) => user_type(&r.elem),
-        syn::Type::Paren(p) => user_type(&p.elem),
+        syn::Type::Reference(r) => user_type(&r.elem, type_params),
+        syn::Type::Paren(p) => user_type(&p.elem, type_params),
         syn::Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last()?.ident.to_string();
             let builtin = ty::vector_type(&last).is_some()
@@ -542,7 +544,9 @@ pub(super) fn user_type(ty: &syn::Type) -> Option<syn::Path> {
                         | "Array"
                         | "f16"
                 );
-            (last.starts_with(|c: char| c.is_ascii_uppercase()) && !builtin).then(|| p.path.clone())
+            let param = p.path.segments.len() == 1 && type_params.contains(&last);
+            (last.starts_with(|c: char| c.is_ascii_uppercase()) && !builtin && !param)
+                .then(|| p.path.clone())
         }
         _ => None,
     }

@@ -338,17 +338,19 @@ impl Resolver<'_> {
         let local = self.declare(&name);
         // The struct type the source shows, whose `#[kernel]` methods
         // `name.m(..)` calls.
-        let shown = native_ty.as_ref().and_then(super::user_type).or_else(|| {
-            match l.init.as_ref().map(|i| strip_parens(&i.expr)) {
-                Some(syn::Expr::Struct(s)) if s.qself.is_none() => {
-                    super::user_type(&syn::Type::Path(syn::TypePath {
+        let shown = native_ty
+            .as_ref()
+            .and_then(|t| super::user_type(t, &self.type_params))
+            .or_else(|| match l.init.as_ref().map(|i| strip_parens(&i.expr)) {
+                Some(syn::Expr::Struct(s)) if s.qself.is_none() => super::user_type(
+                    &syn::Type::Path(syn::TypePath {
                         qself: None,
                         path: s.path.clone(),
-                    }))
-                }
+                    }),
+                    &self.type_params,
+                ),
                 _ => None,
-            }
-        });
+            });
         if let Some(t) = shown {
             self.local_types.insert(local, t);
         }

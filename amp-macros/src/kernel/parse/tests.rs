@@ -930,6 +930,12 @@ fn methods_are_called_through_their_types_receiver_shim() {
         fn energy(self) -> f32 { self.x }
     });
     assert_eq!(g.receiver, Some(Receiver::Value));
+    // A value of a type parameter calls the built-ins of its bound.
+    let h = super::super::test_support::function(quote! {
+        fn smaller<T: Number>(a: T, b: T) -> T { a.min(b) }
+    });
+    let tail = h.body.tail.as_deref().expect("a tail");
+    assert!(matches!(tail.kind, ExprKind::Call(..)), "{tail:?}");
 }
 
 /// `Index::default()` and `Extent::default()` in a kernel name their rank
