@@ -531,3 +531,49 @@ fn views_are_copied_in_kernels() {
         }
     }
 }
+
+/// Views over local arrays made in kernels (C++ AMP's `array_view<T, 2>
+/// v(rows, cols, data)` over a local array in `restrict(amp)` code): a
+/// rank-2 view written through (`new_mut`), read back through a rank-1
+/// and a rank-3 read-only view of the same array (`new`, with `?` and
+/// `.unwrap()` as host code writes them), its `extent()`, and the array
+/// itself; the extents come from captured values. Against plain Rust on
+/// fresh random inputs, every output element poisoned first.
+#[amp_test]
+fn views_over_local_arrays_in_kernels() {
+    for (k, (view, what)) in all_views().into_iter().enumerate() {
+        let mut rng = Rng::new(0x10CA1 + k as u64);
+        let n = rng.range(1, 200) as usize;
+        let x = i32s(&mut rng, n, -1000, 1000);
+        let cols = rng.range(1, 5);
+        // The largest view of `cols` columns that the 12 elements hold.
+        let rows = 12 / cols;
+        let mut out = vec![i32::MIN; n];
+        {
+            let xv = ArrayView::new([n as i32], &x).unwrap();
+            let o = ArrayView::new_mut([n as i32], &mut out).unwrap();
+            parallel_for_each!(view, o.extent(), |idx: Index<1>| {
+                let mut data = [0i32; 12];
+                let m = ArrayView::new_mut([rows, cols], &mut data).unwrap();
+                for i in 0..rows {
+                    for j in 0..cols {
+                        m[[i, j]] = xv[idx] * i + j;
+                    }
+                }
+                let flat = ArrayView::new(Extent::new([rows * cols]), &data)?;
+                let cube = ArrayView::new([1, rows, cols], &data).unwrap();
+                let e = m.extent();
+                let last = flat[rows * cols - 1];
+                o[idx] = last * 7 + cube[[0, rows - 1, 0]] * 3 + data[0] + e[0] * 100 + e[1];
+            })
+            .unwrap();
+            o.synchronize().unwrap();
+        }
+        for i in 0..n {
+            let at = |r: i32, c: i32| x[i].wrapping_mul(r) + c;
+            let last = at(rows - 1, cols - 1);
+            let want = last * 7 + at(rows - 1, 0) * 3 + at(0, 0) + rows * 100 + cols;
+            assert_eq!(out[i], want, "{what}: element {i} ({rows} x {cols})");
+        }
+    }
+}

@@ -251,6 +251,13 @@ impl Resolver<'_> {
                     );
                     return None;
                 }
+                Some(Binding::LocalArray { .. }) => {
+                    self.errors.at(
+                        p,
+                        "a view over a local array made in a kernel is used element by element (`v[[i, j]]`) and by `v.extent()`; pass the array itself to #[kernel] functions",
+                    );
+                    return None;
+                }
                 Some(Binding::TileScalar(id)) => {
                     ExprKind::TileLoad(id, name, vec![zero(span)], Default::default(), Vec::new())
                 }

@@ -190,6 +190,18 @@ enum Binding {
         prefix: Vec<Expr>,
         section: Option<(Expr, Expr)>,
     },
+    /// A view over a local array made in the kernel (`let v =
+    /// ArrayView::new_mut([3, 4], &mut data);`, C++ AMP's `array_view<T,
+    /// 2> v(3, 4, data)` over a local array in `restrict(amp)` code): the
+    /// array, the view's extent (a hidden local) and whether it may be
+    /// written. `v[[i, j]]` is the array's element at the index's
+    /// row-major position.
+    LocalArray {
+        local: u32,
+        local_name: Ident,
+        extent: Expr,
+        writable: bool,
+    },
 }
 
 impl Binding {

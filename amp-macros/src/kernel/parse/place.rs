@@ -78,6 +78,11 @@ impl Resolver<'_> {
                             .at(p, "a view is assigned element by element: `w[k] = ..`");
                         None
                     }
+                    Some(Binding::LocalArray { .. }) => {
+                        self.errors
+                            .at(p, "a view is assigned element by element: `v[[i, j]] = ..`");
+                        None
+                    }
                     None if is_const_name(&name.to_string()) => {
                         self.errors.at(
                             p,
@@ -111,6 +116,13 @@ impl Resolver<'_> {
                 Some(Place::Field(Box::new(base), f.member.clone()))
             }
             syn::Expr::Index(_) => {
+                if let Some(v) = self.read_only_local_view(e) {
+                    self.errors.at(
+                        &v,
+                        format!("`{v}` views a local array read-only (`ArrayView::new`): make it with `ArrayView::new_mut(extent, &mut array)` to write through it"),
+                    );
+                    return None;
+                }
                 let (base, indices) = self.index_chain(e)?;
                 match base {
                     IndexBase::Capture(c, name) => {
@@ -283,7 +295,8 @@ impl Resolver<'_> {
                 b @ (Binding::Section { .. }
                 | Binding::Projection { .. }
                 | Binding::Reshaped { .. }
-                | Binding::Reinterpreted { .. }),
+                | Binding::Reinterpreted { .. }
+                | Binding::LocalArray { .. }),
             ) => {
                 return self.index_view(b, &indices, cur);
             }
@@ -325,6 +338,25 @@ impl Resolver<'_> {
             out.push(expr?);
         }
         Some((base, out))
+    }
+
+    /// The name at the root of the indexing `e` (`v[[i, j]]`, `v[i][j]`)
+    /// if it is a read-only view over a local array.
+    fn read_only_local_view(&self, e: &syn::Expr) -> Option<Ident> {
+        let mut root = strip_parens(e);
+        while let syn::Expr::Index(ix) = root {
+            root = strip_parens(&ix.expr);
+        }
+        let syn::Expr::Path(p) = root else {
+            return None;
+        };
+        let name = self.path_ident(p)?;
+        match self.lookup(&name.to_string()) {
+            Some(Binding::LocalArray {
+                writable: false, ..
+            }) => Some(name),
+            _ => None,
+        }
     }
 
     /// `v[i]...` of a view made in the kernel (`made`; `at` is `v`): the
@@ -461,6 +493,37 @@ impl Resolver<'_> {
                     }],
                 };
                 Some((IndexBase::Capture(capture, capture_name), parts))
+            }
+            Binding::LocalArray {
+                local,
+                local_name,
+                extent,
+                ..
+            } => {
+                // `v[idx]`, `v[[i, j]]`, `v[i][j]`: the array's element at
+                // the index's row-major position in the view's extent.
+                let mut parts = Vec::new();
+                for i in indices {
+                    let i = strip_usize_cast(i);
+                    parts.push(self.index_value(i)?);
+                }
+                let index = if parts.len() == 1 {
+                    parts.pop().expect("one index")
+                } else {
+                    Expr {
+                        kind: ExprKind::MakeIndex(parts, false),
+                        span,
+                    }
+                };
+                let at = Expr {
+                    kind: ExprKind::Call(
+                        Builtin::Linearize,
+                        Ident::new("linearize", span),
+                        vec![extent, index],
+                    ),
+                    span,
+                };
+                Some((IndexBase::Local(local, local_name), vec![at]))
             }
             _ => {
                 self.errors.at(at, "not a view made in the kernel");

@@ -14,7 +14,7 @@ use super::super::closures::{self, BoundClosure};
 use super::super::refs::{self, RefAlias, Target};
 use super::expr::bin_op;
 use super::ty::ty_of;
-use super::view::{copy_let, view_let};
+use super::view::{copy_let, local_array_view, view_let};
 use super::{Resolver, strip_parens, strip_usize_cast};
 use syn::UnOp;
 
@@ -189,6 +189,8 @@ impl Resolver<'_> {
                         // `let v2 = v;` of a captured view (or a view made
                         // or passed in): `v2` names the same view.
                         self.bind(&name, binding);
+                    } else if let Some((name, extent, array, writable)) = local_array_view(l) {
+                        out.stmts.extend(self.local_array_view(l, name, extent, array, writable));
                     } else if let Some((name, init)) = view_let(l) {
                         out.stmts.extend(self.local_view(l, name, init));
                     } else if let Some(s) = self.local(l) {

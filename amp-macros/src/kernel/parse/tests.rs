@@ -938,6 +938,47 @@ fn methods_are_called_through_their_types_receiver_shim() {
     assert!(matches!(tail.kind, ExprKind::Call(..)), "{tail:?}");
 }
 
+/// A view over a local array made in the kernel (`ArrayView::new_mut(e,
+/// &mut a)`, with or without `.unwrap()`/`?`) indexes the array at the
+/// linearized position; a read-only one (`new`) refuses writes, and the
+/// view is not a value.
+#[test]
+fn views_over_local_arrays_index_the_array() {
+    let k = body(quote! {
+        let mut a = [0; 6];
+        let v = ArrayView::new_mut([2, 3], &mut a).unwrap();
+        v[[1, 2]] = 4;
+        let r = ArrayView::new([6], &a)?;
+        let x = r[5];
+    });
+    match &k.body.stmts[2].kind {
+        StmtKind::Assign(Place::ArrayElement(_, name, idx), None, _) => {
+            assert_eq!(name.to_string(), "a");
+            assert!(
+                matches!(idx[0].kind, ExprKind::Call(Builtin::Linearize, ..)),
+                "{idx:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_one(
+        &refused(quote! {
+            let mut a = [0; 6];
+            let r = ArrayView::new([6], &a);
+            r[[1]] = 2;
+        }),
+        "`r` views a local array read-only",
+    );
+    assert_one(
+        &refused(quote! {
+            let mut a = [0; 6];
+            let r = ArrayView::new([6], &a);
+            let s = (r, 1);
+        }),
+        "a view over a local array made in a kernel is used element by element",
+    );
+}
+
 /// `Index::default()` and `Extent::default()` in a kernel name their rank
 /// as a literal (`Index::<3>::default()`, zeros); without it, one error
 /// with the form to write.

@@ -55,6 +55,52 @@ pub(super) fn view_let(l: &syn::Local) -> Option<(Ident, &syn::Expr)> {
     }
 }
 
+/// `let name = ArrayView::new(extent, &array)` (or `new_mut(extent, &mut
+/// array)`, either followed by `.unwrap()`, `.expect(..)` or `?`): a view
+/// over a local array made in the kernel. The name, the extent and array
+/// expressions, and whether it is `new_mut`.
+pub(super) fn local_array_view(l: &syn::Local) -> Option<(Ident, &syn::Expr, &syn::Expr, bool)> {
+    let syn::Pat::Ident(p) = &l.pat else {
+        return None;
+    };
+    let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+    let mut e = strip_parens(&init.expr);
+    loop {
+        match e {
+            syn::Expr::Try(t) => e = strip_parens(&t.expr),
+            syn::Expr::MethodCall(m) if m.method == "unwrap" || m.method == "expect" => {
+                e = strip_parens(&m.receiver);
+            }
+            _ => break,
+        }
+    }
+    let syn::Expr::Call(c) = e else {
+        return None;
+    };
+    let syn::Expr::Path(f) = &*c.func else {
+        return None;
+    };
+    let segs: Vec<String> = f
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let n = segs.len();
+    if n < 2 || segs[n - 2] != "ArrayView" || c.args.len() != 2 {
+        return None;
+    }
+    let writable = match segs[n - 1].as_str() {
+        "new" => false,
+        "new_mut" => true,
+        _ => return None,
+    };
+    let syn::Expr::Reference(r) = strip_parens(&c.args[1]) else {
+        return None;
+    };
+    Some((p.ident.clone(), &c.args[0], &*r.expr, writable))
+}
+
 /// `let name = source;` (not `mut`, no type annotation) of a plain name:
 /// the two names.
 pub(super) fn copy_let(l: &syn::Local) -> Option<(Ident, Ident)> {
@@ -175,6 +221,68 @@ impl Resolver<'_> {
         };
         self.bind(&name, binding);
         stmts
+    }
+
+    /// `let v = ArrayView::new_mut(extent, &mut array);` in a kernel: `v`
+    /// bound to the local array with the extent (evaluated here, into a
+    /// hidden local).
+    pub(super) fn local_array_view(
+        &mut self,
+        l: &syn::Local,
+        name: Ident,
+        extent: &syn::Expr,
+        array: &syn::Expr,
+        writable: bool,
+    ) -> Vec<Stmt> {
+        let span = l.span();
+        let array_name = match strip_parens(array) {
+            syn::Expr::Path(p) => self.path_ident(p),
+            _ => None,
+        };
+        let Some((local, local_name)) =
+            array_name.and_then(|n| match self.lookup(&n.to_string()) {
+                Some(Binding::Local(id, alias)) => Some((id, alias.unwrap_or(n))),
+                _ => None,
+            })
+        else {
+            self.errors.at(
+                array,
+                "a view made in a kernel with `ArrayView::new` views a local array of the kernel by name (`&data`, `&mut data`); views of host data are made on the host and captured",
+            );
+            return Vec::new();
+        };
+        let extent = match strip_parens(extent) {
+            // `[3, 4]`: the extent's components.
+            syn::Expr::Array(a) => {
+                let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
+                if parts.len() != a.elems.len() {
+                    return Vec::new();
+                }
+                Expr {
+                    kind: ExprKind::MakeIndex(parts, true),
+                    span,
+                }
+            }
+            other => match self.expr(other) {
+                Some(e) => e,
+                None => return Vec::new(),
+            },
+        };
+        let (stmt, (id, n)) = self.hidden_let(&format!("__amp_{name}_extent"), extent, span);
+        let extent = Expr {
+            kind: ExprKind::Local(id, n),
+            span,
+        };
+        self.bind(
+            &name,
+            Binding::LocalArray {
+                local,
+                local_name,
+                extent,
+                writable,
+            },
+        );
+        vec![stmt]
     }
 
     /// `let <name> = init;` of a local the kernel's text does not name (a
@@ -651,7 +759,9 @@ impl Resolver<'_> {
                 extent.kind
             }
             Some(name)
-                if let Some(Binding::Reshaped { extent, .. }) = self.lookup(&name.to_string()) =>
+                if let Some(
+                    Binding::Reshaped { extent, .. } | Binding::LocalArray { extent, .. },
+                ) = self.lookup(&name.to_string()) =>
             {
                 extent.kind
             }
