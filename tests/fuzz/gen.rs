@@ -1333,6 +1333,36 @@ impl Gen {
         .with(fp)
     }
 
+    /// A `let` block written as a closure, inlined by the kernel compiler
+    /// and a real closure on the host: called where it is written,
+    /// `((|v: T| body)(init))`, or bound by `let` and called by name,
+    /// `({ let f = |v: T| body; f(init) })`. Neither the body nor the
+    /// argument assigns anything: on the host the closure borrows what its
+    /// body reads from its creation, before the argument is evaluated.
+    fn closure_block(&mut self, ty: Ty, d: u32, req: Req) -> Ex {
+        let vt = self.any_ty();
+        let no_mut = std::mem::replace(&mut self.no_mut, true);
+        let init = self.ex(vt, d - 1, LOOSE);
+        let name = self.fresh("v");
+        let bound = self.rng.chance(50);
+        let mark = self.vars.len();
+        self.push(&name, vt, false, init.fp);
+        let body = self.ex(ty, d - 1, req.typed());
+        self.vars.truncate(mark);
+        self.no_mut = no_mut;
+        let t = vt.name();
+        let fp = body.fp;
+        let text = |init: &str, body: &str, f: &str| {
+            if bound {
+                format!("({{ let {f} = |{name}: {t}| {body}; {f}({init}) }})")
+            } else {
+                format!("((|{name}: {t}| {body})({init}))")
+            }
+        };
+        let f = self.fresh("f");
+        Ex::new(text(&init.k, &body.k, &f), text(&init.h, &body.h, &f)).with(fp)
+    }
+
     /// `{ v op= e; body }`, or `None` without an assignable local.
     fn mut_block(&mut self, ty: Ty, d: u32, req: Req) -> Option<Ex> {
         let in_loop = std::mem::replace(&mut self.in_loop, false);
@@ -1629,6 +1659,7 @@ impl Gen {
                 Ex::new(format!("({} as {t})", a.k), format!("(({}) as {t})", a.h))
             }
             15 => self.if_ex(ty, d, ANY),
+            16 if self.rng.chance(30) => self.closure_block(ty, d, ANY),
             16 => self.let_block(ty, d, ANY),
             17 => return self.mut_block(ty, d, ANY),
             18 => self.match_ex(ty, d, ANY),
@@ -1900,6 +1931,7 @@ impl Gen {
                 let a = self.ex(it, d - 1, ANY);
                 Ex::new(format!("({} as f32)", a.k), format!("(({}) as f32)", a.h))
             }
+            12 if self.rng.chance(30) => self.closure_block(Ty::F32, d, req),
             12 => self.let_block(Ty::F32, d, req),
             13 => return self.mut_block(Ty::F32, d, req),
             _ => self.match_ex(Ty::F32, d, req),
@@ -2021,6 +2053,7 @@ impl Gen {
                 )
             }
             6 => self.if_ex(Ty::Bool, d, ANY),
+            7 if self.rng.chance(30) => self.closure_block(Ty::Bool, d, ANY),
             7 => self.let_block(Ty::Bool, d, ANY),
             8 => return self.mut_block(Ty::Bool, d, ANY),
             _ => self.match_ex(Ty::Bool, d, ANY),
