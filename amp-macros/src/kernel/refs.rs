@@ -410,25 +410,8 @@ impl Substitute<'_> {
         value: &syn::Expr,
         span: Span,
     ) -> syn::Expr {
-        let Target::Select {
-            selector,
-            candidates,
-        } = &a.target
-        else {
-            unreachable!("a selected reference")
-        };
-        let (last, rest) = candidates.split_last().expect("a candidate");
-        let last = &last.1;
-        let mut store: syn::Expr = syn::parse_quote_spanned!(span=> { #last #op __amp_rv; });
-        for (k, place) in rest.iter().rev() {
-            store = syn::parse_quote_spanned!(span=>
-                if #selector == #k { #place #op __amp_rv; } else #store
-            );
-        }
-        syn::parse_quote_spanned!(span=> {
-            let __amp_rv = #value;
-            #store
-        })
+        // The whole place is the root (`with_root` replaces it).
+        Self::select_store_under(a, &syn::parse_quote!(__amp_root), op, value, span)
     }
 }
 

@@ -359,6 +359,23 @@ impl Resolver<'_> {
         }
     }
 
+    /// The index of `v[i]`, `v[[i, j]]` or `v[i][j]` of a view made in the
+    /// kernel: one value, or the components as an `Index`.
+    fn view_index(&mut self, indices: &[&syn::Expr], span: Span) -> Option<Expr> {
+        let mut parts = Vec::new();
+        for i in indices {
+            parts.push(self.index_value(strip_usize_cast(i))?);
+        }
+        Some(if parts.len() == 1 {
+            parts.pop().expect("one index")
+        } else {
+            Expr {
+                kind: ExprKind::MakeIndex(parts, false),
+                span,
+            }
+        })
+    }
+
     /// `v[i]...` of a view made in the kernel (`made`; `at` is `v`): the
     /// element of the captured view it stands for, and its index.
     fn index_view(
@@ -377,19 +394,7 @@ impl Resolver<'_> {
             } => {
                 // `s[i]`, `s[[i, j]]`, `s[i][j]`: the view's element at the
                 // section's origin plus the index.
-                let mut parts = Vec::new();
-                for i in indices {
-                    let i = strip_usize_cast(i);
-                    parts.push(self.index_value(i)?);
-                }
-                let index = if parts.len() == 1 {
-                    parts.pop().expect("one index")
-                } else {
-                    Expr {
-                        kind: ExprKind::MakeIndex(parts, false),
-                        span,
-                    }
-                };
+                let index = self.view_index(indices, span)?;
                 let at = Expr {
                     kind: ExprKind::Binary(BinOp::Add, Box::new(origin), Box::new(index)),
                     span,
@@ -425,19 +430,7 @@ impl Resolver<'_> {
             } => {
                 // `m[idx]`, `m[[i, j]]`, `m[i][j]`: the view's element at the
                 // index's row-major position in the new extent.
-                let mut parts = Vec::new();
-                for i in indices {
-                    let i = strip_usize_cast(i);
-                    parts.push(self.index_value(i)?);
-                }
-                let index = if parts.len() == 1 {
-                    parts.pop().expect("one index")
-                } else {
-                    Expr {
-                        kind: ExprKind::MakeIndex(parts, false),
-                        span,
-                    }
-                };
+                let index = self.view_index(indices, span)?;
                 let call = |ir: Builtin, method: &str, args: Vec<Expr>| Expr {
                     kind: ExprKind::Call(ir, Ident::new(method, span), args),
                     span,
@@ -502,19 +495,7 @@ impl Resolver<'_> {
             } => {
                 // `v[idx]`, `v[[i, j]]`, `v[i][j]`: the array's element at
                 // the index's row-major position in the view's extent.
-                let mut parts = Vec::new();
-                for i in indices {
-                    let i = strip_usize_cast(i);
-                    parts.push(self.index_value(i)?);
-                }
-                let index = if parts.len() == 1 {
-                    parts.pop().expect("one index")
-                } else {
-                    Expr {
-                        kind: ExprKind::MakeIndex(parts, false),
-                        span,
-                    }
-                };
+                let index = self.view_index(indices, span)?;
                 let at = Expr {
                     kind: ExprKind::Call(
                         Builtin::Linearize,
