@@ -118,7 +118,12 @@ impl Resolver<'_> {
         if let Some(kind) = self.derived_capture(m) {
             return Some(Expr { kind, span });
         }
-        if let Some(call) = self.method_call(m) {
+        // A built-in's name stays the built-in (a local typed by an alias
+        // of a short vector keeps its methods); a `#[kernel]` method of
+        // that name is called by path.
+        if builtin(&name).is_none()
+            && let Some(call) = self.method_call(m)
+        {
             return self.call_expr(&call, span);
         }
         if name.starts_with("wait")
