@@ -566,9 +566,11 @@ impl Extent<3> {
     /// [`TiledExtent::pad`] or [`TiledExtent::truncate`] to make it one.
     ///
     /// The tile shape is checked **at compile time**: a zero or negative
-    /// tile dimension, or `D0 * D1 * D2 > 1024`, is a compile-time error (a
-    /// post-monomorphization error, reported by `cargo build`/`cargo test`,
-    /// not necessarily by `cargo check`).
+    /// tile dimension, `D0 > 64` (the first dimension runs along GPUs'
+    /// workgroup `z` axis, which allows 64; C++ AMP's rule too), or `D0 * D1
+    /// * D2 > 1024`, is a compile-time error (a post-monomorphization error,
+    /// reported by `cargo build`/`cargo test`, not necessarily by `cargo
+    /// check`).
     ///
     /// Corresponds to C++ AMP `extent<3>::tile<D0, D1, D2>()`.
     ///
@@ -594,11 +596,22 @@ impl Extent<3> {
     /// ```compile_fail,E0080
     /// let _ = amp_core::Extent::new([8, 8, 8]).tile::<2, -2, 2>();
     /// ```
+    ///
+    /// Nor does a first dimension above 64 (`<64, 4, 4>` is the largest
+    /// such tile):
+    ///
+    /// ```compile_fail,E0080
+    /// let _ = amp_core::Extent::new([130, 2, 2]).tile::<65, 1, 1>();
+    /// ```
     pub fn tile<const D0: i32, const D1: i32, const D2: i32>(&self) -> Result<TiledExtent<3>> {
         const {
             assert!(
                 D0 > 0 && D1 > 0 && D2 > 0,
                 "tile dimensions must be positive"
+            );
+            assert!(
+                D0 <= 64,
+                "the first dimension of a rank-3 tile is at most 64 (GPUs' workgroup z axis)"
             );
             assert!(
                 (D0 as i128) * (D1 as i128) * (D2 as i128) <= 1024,

@@ -75,8 +75,10 @@ impl<const N: usize> TiledExtent<N> {
     ///
     /// [`Error::InvalidComputeDomain`] if the rank is above 3, a tile
     /// dimension is zero or negative, the tile holds more than
-    /// [`MAX_TILE_SIZE`](Self::MAX_TILE_SIZE) work items, or a component of
-    /// `extent` is zero or negative.
+    /// [`MAX_TILE_SIZE`](Self::MAX_TILE_SIZE) work items, a rank-3 tile's
+    /// first dimension is above 64 (GPUs' workgroup `z` axis, as
+    /// [`Extent::tile`] checks at compile time), or a component of `extent`
+    /// is zero or negative.
     ///
     /// # Examples
     ///
@@ -90,6 +92,9 @@ impl<const N: usize> TiledExtent<N> {
     /// assert!(matches!(too_big, Err(Error::InvalidComputeDomain(_))));
     /// let rank4 = TiledExtent::new(Extent::new([2; 4]), Extent::new([1; 4]));
     /// assert!(matches!(rank4, Err(Error::InvalidComputeDomain(_))));
+    /// let deep = TiledExtent::new(Extent::new([130, 2, 2]), Extent::new([65, 1, 1]));
+    /// assert!(matches!(deep, Err(Error::InvalidComputeDomain(_))));
+    /// assert!(TiledExtent::new(Extent::new([64, 4, 4]), Extent::new([64, 4, 4])).is_ok());
     /// # Ok::<(), amp_core::Error>(())
     /// ```
     pub fn new(extent: Extent<N>, tile: Extent<N>) -> Result<Self> {
@@ -108,6 +113,11 @@ impl<const N: usize> TiledExtent<N> {
                 "invalid tile {tile}: {} work items exceed the limit of {} per tile",
                 tile.size(),
                 Self::MAX_TILE_SIZE
+            )));
+        }
+        if N == 3 && tile[0] > 64 {
+            return Err(Error::InvalidComputeDomain(format!(
+                "invalid tile {tile}: the first dimension of a rank-3 tile is at most 64 (GPUs' workgroup z axis)"
             )));
         }
         if !extent.is_positive() {

@@ -8,6 +8,7 @@ mod kernel_support;
 mod arith;
 mod atomics;
 mod conformance_draw;
+mod conformance_draw2;
 mod consts;
 mod control;
 mod domain;

@@ -13,7 +13,7 @@ use syn::spanned::Spanned;
 use super::super::ast::*;
 use super::builtin::{atomic_function, builtin, subgroup_function};
 use super::ty::vector_type;
-use super::{Binding, Resolver, strip_parens};
+use super::{Binding, Resolver, is_const_name, strip_parens};
 
 /// What a kernel may ask of a captured `TiledExtent` (C++ AMP's
 /// `tiled_extent` members), each computed on the host at the launch.
@@ -171,6 +171,20 @@ impl Resolver<'_> {
                 format!(
                     "`{name}` is not available in kernels; kernels may call the math functions WGSL provides (sqrt, abs, min, max, clamp, floor, exp, sin, mul_add, ...)"
                 )
+            };
+            // A captured struct's `#[kernel]` method: its type is not in
+            // the kernel's text.
+            let captured = match strip_parens(&m.receiver) {
+                syn::Expr::Path(p) => self.path_ident(p).filter(|n| {
+                    self.lookup(&n.to_string()).is_none() && !is_const_name(&n.to_string())
+                }),
+                _ => None,
+            };
+            let message = match captured {
+                Some(c) if !STD_METHODS.contains(&name.as_str()) => format!(
+                    "{message}; if `{c}` is a captured struct with a #[kernel] method `{name}`, copy it into a local whose type the kernel shows first: `let v: Type = {c}; v.{name}(..)`"
+                ),
+                _ => message,
             };
             self.errors.at(&m.method, message);
             return None;

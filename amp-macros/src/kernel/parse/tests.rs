@@ -930,6 +930,13 @@ fn methods_are_called_through_their_types_receiver_shim() {
         fn energy(self) -> f32 { self.x }
     });
     assert_eq!(g.receiver, Some(Receiver::Value));
+    // A captured struct's method: the error says to copy it into a typed
+    // local.
+    let e = refused(quote! {
+        let e = cap.energy();
+    });
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(e[0].contains("copy it into a local whose type the kernel shows first: `let v: Type = cap; v.energy(..)`"), "{e:#?}");
     // A value of a type parameter calls the built-ins of its bound.
     let h = super::super::test_support::function(quote! {
         fn smaller<T: Number>(a: T, b: T) -> T { a.min(b) }
