@@ -567,10 +567,10 @@ impl Extent<3> {
     ///
     /// The tile shape is checked **at compile time**: a zero or negative
     /// tile dimension, `D0 > 64` (the first dimension runs along GPUs'
-    /// workgroup `z` axis, which allows 64; C++ AMP's rule too), or `D0 * D1
-    /// * D2 > 1024`, is a compile-time error (a post-monomorphization error,
-    /// reported by `cargo build`/`cargo test`, not necessarily by `cargo
-    /// check`).
+    /// workgroup `z` axis, which allows 64; C++ AMP's rule too), or
+    /// `D0 * D1 * D2 > 1024`, is a compile-time error (a
+    /// post-monomorphization error, reported by `cargo build`/`cargo test`,
+    /// not necessarily by `cargo check`).
     ///
     /// Corresponds to C++ AMP `extent<3>::tile<D0, D1, D2>()`.
     ///
