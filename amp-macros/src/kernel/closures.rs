@@ -82,6 +82,28 @@ pub(crate) fn rebind(closures: &mut [BoundClosure], names: &[String]) {
     }
 }
 
+/// Inlines the calls in `c`'s body of the closures bound before it (its
+/// body's names mean what they meant where it was written: not `c` itself,
+/// which is not in scope in its own `let`, and an earlier closure of the
+/// same name is the one it calls); the errors found.
+pub(crate) fn prepare(
+    c: &mut BoundClosure,
+    closures: &[BoundClosure],
+    fresh: &mut u32,
+) -> Vec<syn::Error> {
+    let mut v = Inline {
+        closures,
+        shadowed: Vec::new(),
+        errors: Vec::new(),
+        fresh,
+    };
+    for p in &c.closure.inputs {
+        v.shadowed.extend(pat_names(p));
+    }
+    v.visit_expr_mut(&mut c.closure.body);
+    v.errors
+}
+
 /// `s` with every call of a closure inlined (see the module docs), and the
 /// errors found.
 pub(crate) fn inline(
@@ -263,8 +285,19 @@ impl VisitMut for Inline<'_> {
                     self.visit_expr_mut(a);
                 }
                 let args: Vec<syn::Expr> = call.args.iter().cloned().collect();
+                // A closure written here has its calls inlined now; a bound
+                // one had them inlined where it was written (`prepare`).
                 let closure = match strip(&call.func) {
-                    syn::Expr::Closure(c) => Some(c.clone()),
+                    syn::Expr::Closure(c) => {
+                        let mut c = c.clone();
+                        let saved = self.shadowed.len();
+                        for p in &c.inputs {
+                            self.shadowed.extend(pat_names(p));
+                        }
+                        self.visit_expr_mut(&mut c.body);
+                        self.shadowed.truncate(saved);
+                        Some(c)
+                    }
                     f => match self.bound(f) {
                         Some(b) if !b.rebound.is_empty() => {
                             let (name, n) = (&b.name, &b.rebound[0]);
@@ -279,9 +312,7 @@ impl VisitMut for Inline<'_> {
                     },
                 };
                 match closure {
-                    Some(mut c) => {
-                        // Calls in the closure's own body first.
-                        self.visit_expr_mut(&mut c.body);
+                    Some(c) => {
                         if let Some(block) = self.expand(&c, &args, span) {
                             *e = block;
                         }

@@ -58,6 +58,32 @@ fn a_call_becomes_a_block_binding_the_arguments_first() {
 }
 
 #[test]
+fn a_closures_names_mean_what_they_meant_where_it_was_written() {
+    // `f2` in the body is the outer `f2` (the closure is not in scope in
+    // its own `let`); a closure calling an earlier one of its own name
+    // calls that one. Found by the fuzzer (seed 20261131).
+    let k = kernel(quote! {
+        d, |idx: Index<1>| {
+            let f2 = 1.5f32;
+            let f2 = |v: u32| f2;
+            let g = |x: i32| x + 1;
+            let g = |x: i32| g(x) * 2;
+            d[idx] = f2(3) + g(idx[0]) as f32;
+        }
+    });
+    assert_eq!(kinds(&k.body), ["Let", "Assign"]);
+    let mut fresh = 0;
+    let outer = closure_let(&stmt(quote!(let g = |x: i32| x + 1;))).expect("a closure");
+    let mut inner = closure_let(&stmt(quote!(let g = |x: i32| g(x) * 2;))).expect("a closure");
+    assert!(prepare(&mut inner, std::slice::from_ref(&outer), &mut fresh).is_empty());
+    let body = &inner.closure.body;
+    assert_eq!(
+        quote!(#body).to_string(),
+        "{ let __amp_c1 = x ; let x : i32 = __amp_c1 ; x + 1 } * 2"
+    );
+}
+
+#[test]
 fn closures_that_cannot_be_inlined_are_refused() {
     let mut bound = closure_let(&stmt(quote!(let add = |v| v + k;))).expect("a closure let");
     let errors = |s, c: &[BoundClosure]| {

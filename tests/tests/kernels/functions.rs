@@ -1281,7 +1281,15 @@ fn closures_are_inlined_where_called() {
                 let inc = |r: &mut i32| *r += 1;
                 inc(&mut t);
                 inc(&mut arr[2]);
-                iv[idx] = sq + count * 3 + first * 7 + arr[1] + arr[2] * 11 + t * 13;
+                // Names in a closure's body mean what they meant where it
+                // was written: the outer `t2`, the earlier `twice`.
+                let t2 = 3;
+                let t2 = |v: i32| v + t2;
+                let twice = |v: i32| v * 2;
+                let twice = |v: i32| twice(v) + 1;
+                iv[idx] = sq + count * 3 + first * 7 + arr[1] + arr[2] * 11 + t * 13
+                    - t2(i) * 17
+                    - twice(i) * 19;
                 let mut acc = 0.5f32;
                 let c = clamp_through_closures(xv[idx], lo, &mut acc);
                 fv[idx] = c * 100.0 + acc;
@@ -1294,7 +1302,9 @@ fn closures_are_inlined_where_called() {
             let sq = (i + 1) * (i + 1);
             let count = 2 * scale + i;
             let first = 1 + 2 * i;
-            let want = sq + count * 3 + first * 7 + 2 * i + 4 * 11 + 6 * 13;
+            let want = sq + count * 3 + first * 7 + 2 * i + 4 * 11 + 6 * 13
+                - (i + 3) * 17
+                - (2 * i + 1) * 19;
             assert_eq!(ints[i as usize], want, "{acc}: element {i}");
             let x = xs[i as usize];
             let clamp = |v: f32| v.max(lo).min(-lo);

@@ -37,7 +37,10 @@ impl Resolver<'_> {
         let mut queue: std::collections::VecDeque<syn::Stmt> = b.stmts.iter().cloned().collect();
         while let Some(s) = queue.pop_front() {
             let last = queue.is_empty();
-            if let Some(c) = closures::closure_let(&s) {
+            if let Some(mut c) = closures::closure_let(&s) {
+                for e in closures::prepare(&mut c, &closures, &mut self.fresh) {
+                    self.errors.push(e);
+                }
                 closures.retain(|x| x.name != c.name);
                 aliases.retain(|a| a.name != c.name);
                 closures.push(c);
