@@ -26,7 +26,9 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
-use super::refs::pat_names;
+use super::refs::{
+    Shadowing, pat_names, visit_arm_shadowing, visit_block_shadowing, visit_for_shadowing,
+};
 
 /// A closure bound by `let` in the block being parsed.
 #[derive(Clone)]
@@ -332,11 +334,7 @@ impl VisitMut for Inline<'_> {
                 return;
             }
             syn::Expr::ForLoop(f) => {
-                self.visit_expr_mut(&mut f.expr);
-                let saved = self.shadowed.len();
-                self.shadowed.extend(pat_names(&f.pat));
-                self.visit_block_mut(&mut f.body);
-                self.shadowed.truncate(saved);
+                visit_for_shadowing(self, f);
                 return;
             }
             syn::Expr::Closure(c) => {
@@ -354,27 +352,20 @@ impl VisitMut for Inline<'_> {
     }
 
     fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
-        let saved = self.shadowed.len();
-        self.shadowed.extend(pat_names(&arm.pat));
-        if let Some((_, guard)) = &mut arm.guard {
-            self.visit_expr_mut(guard);
-        }
-        self.visit_expr_mut(&mut arm.body);
-        self.shadowed.truncate(saved);
+        visit_arm_shadowing(self, arm);
     }
 
     fn visit_block_mut(&mut self, b: &mut syn::Block) {
-        let saved = self.shadowed.len();
-        for s in &mut b.stmts {
-            self.visit_stmt_mut(s);
-            if let syn::Stmt::Local(l) = s {
-                self.shadowed.extend(pat_names(&l.pat));
-            }
-        }
-        self.shadowed.truncate(saved);
+        visit_block_shadowing(self, b);
     }
 
     fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
+}
+
+impl Shadowing for Inline<'_> {
+    fn shadowed(&mut self) -> &mut Vec<String> {
+        &mut self.shadowed
+    }
 }
 
 #[cfg(test)]

@@ -524,11 +524,7 @@ impl VisitMut for Substitute<'_> {
                 return;
             }
             syn::Expr::ForLoop(f) => {
-                self.visit_expr_mut(&mut f.expr);
-                let saved = self.shadowed.len();
-                self.shadowed.extend(pat_names(&f.pat));
-                self.visit_block_mut(&mut f.body);
-                self.shadowed.truncate(saved);
+                visit_for_shadowing(self, f);
                 return;
             }
             _ => {}
@@ -537,25 +533,60 @@ impl VisitMut for Substitute<'_> {
     }
 
     fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
-        let saved = self.shadowed.len();
-        self.shadowed.extend(pat_names(&arm.pat));
-        if let Some((_, guard)) = &mut arm.guard {
-            self.visit_expr_mut(guard);
-        }
-        self.visit_expr_mut(&mut arm.body);
-        self.shadowed.truncate(saved);
+        visit_arm_shadowing(self, arm);
     }
 
     fn visit_block_mut(&mut self, b: &mut syn::Block) {
-        let saved = self.shadowed.len();
-        for s in &mut b.stmts {
-            self.visit_stmt_mut(s);
-            if let syn::Stmt::Local(l) = s {
-                self.shadowed.extend(pat_names(&l.pat));
-            }
-        }
-        self.shadowed.truncate(saved);
+        visit_block_shadowing(self, b);
     }
+}
+
+impl Shadowing for Substitute<'_> {
+    fn shadowed(&mut self) -> &mut Vec<String> {
+        &mut self.shadowed
+    }
+}
+
+/// A syntax rewriter that tracks the names bound again inside what it
+/// visits (`let` patterns, `for` patterns, `match` arms), which shadow the
+/// names it rewrites (references here, closures in `closures`).
+pub(crate) trait Shadowing: VisitMut {
+    /// The names bound again so far, innermost last.
+    fn shadowed(&mut self) -> &mut Vec<String>;
+}
+
+/// `for pat in expr { body }`: `expr`, then `body` with `pat`'s names
+/// shadowed.
+pub(crate) fn visit_for_shadowing<V: Shadowing>(v: &mut V, f: &mut syn::ExprForLoop) {
+    v.visit_expr_mut(&mut f.expr);
+    let saved = v.shadowed().len();
+    v.shadowed().extend(pat_names(&f.pat));
+    v.visit_block_mut(&mut f.body);
+    v.shadowed().truncate(saved);
+}
+
+/// A `match` arm: its guard and body with the pattern's names shadowed.
+pub(crate) fn visit_arm_shadowing<V: Shadowing>(v: &mut V, arm: &mut syn::Arm) {
+    let saved = v.shadowed().len();
+    v.shadowed().extend(pat_names(&arm.pat));
+    if let Some((_, guard)) = &mut arm.guard {
+        v.visit_expr_mut(guard);
+    }
+    v.visit_expr_mut(&mut arm.body);
+    v.shadowed().truncate(saved);
+}
+
+/// A block: each statement, a `let`'s names shadowed after it, until the
+/// block ends.
+pub(crate) fn visit_block_shadowing<V: Shadowing>(v: &mut V, b: &mut syn::Block) {
+    let saved = v.shadowed().len();
+    for s in &mut b.stmts {
+        v.visit_stmt_mut(s);
+        if let syn::Stmt::Local(l) = s {
+            v.shadowed().extend(pat_names(&l.pat));
+        }
+    }
+    v.shadowed().truncate(saved);
 }
 
 /// `let name = f(args);` (a call of a function by path): the name and the
