@@ -202,7 +202,7 @@ pub mod kernel {
     }
     pub use crate::kernel::math::{
         Abs, BitcastAs, Bits, Componentwise, Cross, Euclid, Float, FromBits, Geometric, Num,
-        PowerOfTwo, Reshape, Shape, ToBits,
+        PowerOfTwo, Reshape, Shape, ToBits, Wrapping,
     };
     #[cfg(feature = "half")]
     pub use crate::kernel::math::{HalfFromF32, HalfFromF64, HalfTo};

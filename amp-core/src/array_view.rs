@@ -68,8 +68,10 @@ pub struct ArrayView<'a, T: Element, const N: usize, A: Access = ReadWrite> {
 fn elem_size<T: Element>() -> u64 {
     const {
         assert!(
-            (size_of::<T>().is_multiple_of(4) && size_of::<T>() > 0) || size_of::<T>() == 2,
-            "element sizes are whole 32-bit words, or 2 bytes (`f16`)"
+            (size_of::<T>().is_multiple_of(4) && size_of::<T>() > 0)
+                || size_of::<T>() == 2
+                || size_of::<T>() == 1,
+            "element sizes are whole 32-bit words, or 1 or 2 bytes (`u8`, `i8`, `u16`, `i16`, `f16`)"
         )
     };
     size_of::<T>() as u64

@@ -133,8 +133,7 @@ use core::fmt;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an element type of views and arrays",
     label = "`{Self}` is not an element type",
-    note = "elements are `i32`, `u32`, `f32`, `f64`, the short vectors (`Float4`, ...), fixed-size arrays of them and `#[derive(Element)]` structs",
-    note = "bytes and other small integers are not elements: pack four bytes into each `u32` on the host (`u32::from_le_bytes`), view the words, and take byte `k` in the kernel as `(w >> (8 * k)) & 0xff` (the guide's section \"Bytes\")"
+    note = "elements are `i32`, `u32`, `f32`, `f64`, `u8`, `i8`, `u16`, `i16`, the short vectors (`Float4`, ...), fixed-size arrays and `#[derive(Element)]` structs of the 32- and 64-bit ones"
 )]
 pub trait Element: bytemuck::Pod + Send + Sync + 'static {
     /// The number of bytes one value takes in a WGSL storage buffer: the
@@ -209,6 +208,22 @@ pub trait Element: bytemuck::Pod + Send + Sync + 'static {
     /// ```
     const REQUIRES_F64: bool;
 
+    /// Whether the type is a small integer (`u8`, `i8`, `u16`, `i16`),
+    /// packed four or two to a 32-bit word in accelerator memory. Such
+    /// types are elements of containers, but not fields of
+    /// `#[derive(Element)]` structs or elements of element arrays (WGSL
+    /// has no type of their size to lay those out with).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use amp_core::Element;
+    ///
+    /// assert!(u8::PACKED);
+    /// assert!(!u32::PACKED);
+    /// ```
+    const PACKED: bool = false;
+
     /// Returns the WGSL description of the type, for the kernel compiler and
     /// for buffer declarations.
     ///
@@ -257,6 +272,19 @@ pub enum ScalarType {
     /// [`Accelerator::supports_half_precision`](crate::Accelerator::supports_half_precision)).
     /// C++ AMP has no such type.
     F16,
+    /// An 8-bit unsigned integer: Rust `u8`, held in a WGSL `u32` in
+    /// kernels and packed four to a word in accelerator memory. C++ AMP has
+    /// no such element type (it packs bytes by hand).
+    U8,
+    /// An 8-bit signed integer: Rust `i8`, held in a WGSL `i32` in kernels
+    /// and packed four to a word in accelerator memory.
+    I8,
+    /// A 16-bit unsigned integer: Rust `u16`, held in a WGSL `u32` in
+    /// kernels and packed two to a word in accelerator memory.
+    U16,
+    /// A 16-bit signed integer: Rust `i16`, held in a WGSL `i32` in
+    /// kernels and packed two to a word in accelerator memory.
+    I16,
 }
 
 impl ScalarType {
@@ -278,6 +306,8 @@ impl ScalarType {
             Self::F32 => "f32",
             Self::F64 => "f64",
             Self::F16 => "f16",
+            Self::U8 | Self::U16 => "u32",
+            Self::I8 | Self::I16 => "i32",
         }
     }
 
@@ -297,7 +327,8 @@ impl ScalarType {
         match self {
             Self::I32 | Self::U32 | Self::F32 => 4,
             Self::F64 => 8,
-            Self::F16 => 2,
+            Self::F16 | Self::U16 | Self::I16 => 2,
+            Self::U8 | Self::I8 => 1,
         }
     }
 }
@@ -820,6 +851,24 @@ macro_rules! impl_scalar_element {
 }
 
 impl_scalar_element!(i32 => I32, u32 => U32, f32 => F32, f64 => F64);
+
+macro_rules! impl_small_element {
+    ($($t:ty => $scalar:ident),* $(,)?) => {$(
+        #[diagnostic::do_not_recommend]
+        impl Element for $t {
+            const WGSL_SIZE: usize = size_of::<$t>();
+            const WGSL_ALIGN: usize = size_of::<$t>();
+            const REQUIRES_F64: bool = false;
+            const PACKED: bool = true;
+
+            fn element_type() -> ElementType {
+                ElementType::scalar(ScalarType::$scalar)
+            }
+        }
+    )*};
+}
+
+impl_small_element!(u8 => U8, i8 => I8, u16 => U16, i16 => I16);
 #[cfg(feature = "half")]
 impl_scalar_element!(half::f16 => F16);
 
@@ -831,6 +880,10 @@ where
 {
     const WGSL_SIZE: usize = {
         assert!(N > 0, "amp-rs: WGSL arrays need at least one element");
+        assert!(
+            !T::PACKED,
+            "amp-rs: arrays of u8, i8, u16 or i16 are not element types (WGSL holds each in a 32-bit word): make the container's elements the small integers themselves, or use u32/i32"
+        );
         assert!(
             T::WGSL_SIZE == size_of::<T>() && T::WGSL_ALIGN == align_of::<T>(),
             "amp-rs: the array element type has a different layout on the host than in WGSL"

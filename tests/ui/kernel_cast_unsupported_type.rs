@@ -5,7 +5,7 @@ fn main() {
     let c = ArrayView::new_mut([4], &mut out).unwrap();
     let _ = parallel_for_each!(c.extent(), |idx: Index<1>| {
         let wide = idx[0] as i64;
-        let byte = idx[0] as u8;
+        let word = idx[0] as u64;
         c[idx] = 1.0;
     });
 }

@@ -5,7 +5,7 @@ fn main() {
     let c = ArrayView::new_mut([4], &mut out).unwrap();
     let _ = parallel_for_each!(c.extent(), |idx: Index<1>| {
         let big = 1i64;
-        let byte = 1u8;
+        let wide = 1u64;
         let size = 1usize;
         c[idx] = 1.0;
     });

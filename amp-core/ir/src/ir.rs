@@ -44,6 +44,19 @@ pub enum Scalar {
     F64,
     /// `f16` (`half::f16`; needs `SHADER_F16` on GPUs).
     F16,
+    /// `u8`: a `u32` in WGSL holding a value in `0..=255` (every operation
+    /// that could leave the range wraps back into it); four to a word in
+    /// containers.
+    U8,
+    /// `i8`: an `i32` in WGSL holding a value in `-128..=127`; four to a
+    /// word in containers.
+    I8,
+    /// `u16`: a `u32` in WGSL holding a value in `0..=65535`; two to a word
+    /// in containers.
+    U16,
+    /// `i16`: an `i32` in WGSL holding a value in `-32768..=32767`; two to a
+    /// word in containers.
+    I16,
 }
 
 impl Scalar {
@@ -56,12 +69,62 @@ impl Scalar {
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
             Scalar::F16 => "f16",
+            Scalar::U8 | Scalar::U16 => "u32",
+            Scalar::I8 | Scalar::I16 => "i32",
         }
     }
 
-    /// Whether it is `i32` or `u32`.
+    /// Whether it is an integer type (`i32`, `u32`, or one of the small
+    /// integers).
     pub fn is_int(self) -> bool {
-        matches!(self, Scalar::I32 | Scalar::U32)
+        matches!(
+            self,
+            Scalar::I32 | Scalar::U32 | Scalar::U8 | Scalar::I8 | Scalar::U16 | Scalar::I16
+        )
+    }
+
+    /// Whether it is one of the small integers (`u8`, `i8`, `u16`, `i16`),
+    /// which WGSL holds in the 32-bit integer of the same signedness.
+    pub fn is_small(self) -> bool {
+        matches!(self, Scalar::U8 | Scalar::I8 | Scalar::U16 | Scalar::I16)
+    }
+
+    /// Whether it is a signed integer type.
+    pub fn is_signed_int(self) -> bool {
+        matches!(self, Scalar::I32 | Scalar::I8 | Scalar::I16)
+    }
+
+    /// The number of bits of an integer type (32 for the others).
+    pub fn bits(self) -> u32 {
+        match self {
+            Scalar::U8 | Scalar::I8 => 8,
+            Scalar::U16 | Scalar::I16 => 16,
+            Scalar::F64 => 64,
+            Scalar::F16 => 16,
+            _ => 32,
+        }
+    }
+
+    /// The 32-bit type WGSL computes a small integer in (`u32` for `u8`
+    /// and `u16`, `i32` for `i8` and `i16`); the type itself for others.
+    pub fn wide(self) -> Scalar {
+        match self {
+            Scalar::U8 | Scalar::U16 => Scalar::U32,
+            Scalar::I8 | Scalar::I16 => Scalar::I32,
+            s => s,
+        }
+    }
+
+    /// The smallest and largest value of an integer type.
+    pub fn int_range(self) -> (i64, i64) {
+        match self {
+            Scalar::U8 => (0, 255),
+            Scalar::I8 => (-128, 127),
+            Scalar::U16 => (0, 65_535),
+            Scalar::I16 => (-32_768, 32_767),
+            Scalar::I32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
+            _ => (0, i64::from(u32::MAX)),
+        }
     }
 
     /// Whether it is `f32`, `f64` or `f16`.
@@ -78,6 +141,10 @@ impl Scalar {
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
             Scalar::F16 => "f16",
+            Scalar::U8 => "u8",
+            Scalar::I8 => "i8",
+            Scalar::U16 => "u16",
+            Scalar::I16 => "i16",
         }
     }
 }

@@ -209,6 +209,25 @@ macro_rules! scalar_capture {
 
 scalar_capture!(i32 => I32, u32 => U32, f32 => F32, f64 => F64, bool => Bool);
 
+/// Small integers travel as the 32-bit integer of the same value (WGSL
+/// holds them in one).
+macro_rules! small_capture {
+    ($($t:ty => $s:ident, $wide:ident, $w:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl Capture for $t {
+            type Cpu = $t;
+            fn kind(&self) -> CaptureKind {
+                CaptureKind::Scalar(Scalar::$s)
+            }
+            fn bind(&self, _view: &AcceleratorView) -> Result<Bound<$t>> {
+                Ok(Bound::Scalar(ScalarValue::$wide(<$w>::from(*self)), *self))
+            }
+        }
+    )*};
+}
+
+small_capture!(u8 => U8, U32, u32, i8 => I8, I32, i32, u16 => U16, U32, u32, i16 => I16, I32, i32);
+
 /// An `f16` travels as the `f32` of the same value (exact both ways).
 #[cfg(feature = "half")]
 #[diagnostic::do_not_recommend]
@@ -257,6 +276,10 @@ scalar_native!(half::f16);
 scalar_native!(
     i32,
     u32,
+    u8,
+    i8,
+    u16,
+    i16,
     f32,
     f64,
     bool,

@@ -14,23 +14,15 @@ pub trait Num: Copy {
     }
 }
 
-impl Num for i32 {
-    fn min(self, b: Self) -> Self {
-        Ord::min(self, b)
-    }
-    fn max(self, b: Self) -> Self {
-        Ord::max(self, b)
-    }
+macro_rules! int_num {
+    ($($t:ty),*) => {$(
+        impl Num for $t {
+            fn min(self, b: Self) -> Self { Ord::min(self, b) }
+            fn max(self, b: Self) -> Self { Ord::max(self, b) }
+        }
+    )*};
 }
-
-impl Num for u32 {
-    fn min(self, b: Self) -> Self {
-        Ord::min(self, b)
-    }
-    fn max(self, b: Self) -> Self {
-        Ord::max(self, b)
-    }
-}
+int_num!(i32, u32, u8, i8, u16, i16);
 
 macro_rules! float_num {
     ($($t:ty),*) => {$(
@@ -53,11 +45,14 @@ pub trait Abs: Copy {
     fn abs(self) -> Self;
 }
 
-impl Abs for i32 {
-    fn abs(self) -> Self {
-        self.wrapping_abs()
-    }
+macro_rules! int_abs {
+    ($($t:ty),*) => {$(
+        impl Abs for $t {
+            fn abs(self) -> Self { self.wrapping_abs() }
+        }
+    )*};
 }
+int_abs!(i32, i8, i16);
 
 impl Abs for f32 {
     fn abs(self) -> Self {
@@ -71,7 +66,13 @@ impl Abs for f64 {
     }
 }
 
-/// Integer bit functions.
+/// Integer bit functions, of `i32` and `u32` (a small integer's bits are
+/// counted in the 32-bit word that holds it on GPUs: convert it first).
+#[diagnostic::on_unimplemented(
+    message = "the bit functions of `{Self}` are not supported in kernels",
+    label = "convert it first: `(x as u32).count_ones()`",
+    note = "kernels count and rotate the bits of `i32` and `u32` values"
+)]
 pub trait Bits: Euclid {
     /// Number of set bits (WGSL `countOneBits`).
     fn count_ones(self) -> u32;
@@ -87,6 +88,16 @@ pub trait Bits: Euclid {
     fn leading_ones(self) -> u32;
     /// Trailing one bits.
     fn trailing_ones(self) -> u32;
+    /// The bits rotated left by `n` (modulo 32).
+    fn rotate_left(self, n: u32) -> Self;
+    /// The bits rotated right by `n` (modulo 32).
+    fn rotate_right(self, n: u32) -> Self;
+    /// `|self - b|`, as a `u32` (Rust's `abs_diff`).
+    fn abs_diff(self, b: Self) -> u32;
+}
+
+/// Wrapping integer arithmetic by name, of every kernel integer.
+pub trait Wrapping: Copy {
     /// `self + b`, wrapping.
     fn wrapping_add(self, b: Self) -> Self;
     /// `self - b`, wrapping.
@@ -95,16 +106,23 @@ pub trait Bits: Euclid {
     fn wrapping_mul(self, b: Self) -> Self;
     /// `-self`, wrapping.
     fn wrapping_neg(self) -> Self;
-    /// The bits rotated left by `n` (modulo 32).
-    fn rotate_left(self, n: u32) -> Self;
-    /// The bits rotated right by `n` (modulo 32).
-    fn rotate_right(self, n: u32) -> Self;
     /// `self` to the power `exp`, wrapping (kernel integers wrap; Rust's
     /// `pow` panics on overflow in debug builds).
     fn pow(self, exp: u32) -> Self;
-    /// `|self - b|`, as a `u32` (Rust's `abs_diff`).
-    fn abs_diff(self, b: Self) -> u32;
 }
+
+macro_rules! wrapping {
+    ($($t:ty),*) => {$(
+        impl Wrapping for $t {
+            fn wrapping_add(self, b: Self) -> Self { <$t>::wrapping_add(self, b) }
+            fn wrapping_sub(self, b: Self) -> Self { <$t>::wrapping_sub(self, b) }
+            fn wrapping_mul(self, b: Self) -> Self { <$t>::wrapping_mul(self, b) }
+            fn wrapping_neg(self) -> Self { <$t>::wrapping_neg(self) }
+            fn pow(self, exp: u32) -> Self { <$t>::wrapping_pow(self, exp) }
+        }
+    )*};
+}
+wrapping!(i32, u32, u8, i8, u16, i16);
 
 /// Euclidean division, of integers and floats.
 pub trait Euclid: Copy {
@@ -128,7 +146,7 @@ macro_rules! int_euclid {
         }
     )*};
 }
-int_euclid!(i32, u32);
+int_euclid!(i32, u32, u8, i8, u16, i16);
 
 macro_rules! float_euclid {
     ($($t:ty),*) => {$(
@@ -229,13 +247,8 @@ macro_rules! bits {
             fn count_zeros(self) -> u32 { <$t>::count_zeros(self) }
             fn leading_ones(self) -> u32 { <$t>::leading_ones(self) }
             fn trailing_ones(self) -> u32 { <$t>::trailing_ones(self) }
-            fn wrapping_add(self, b: Self) -> Self { <$t>::wrapping_add(self, b) }
-            fn wrapping_sub(self, b: Self) -> Self { <$t>::wrapping_sub(self, b) }
-            fn wrapping_mul(self, b: Self) -> Self { <$t>::wrapping_mul(self, b) }
-            fn wrapping_neg(self) -> Self { <$t>::wrapping_neg(self) }
             fn rotate_left(self, n: u32) -> Self { <$t>::rotate_left(self, n) }
             fn rotate_right(self, n: u32) -> Self { <$t>::rotate_right(self, n) }
-            fn pow(self, exp: u32) -> Self { <$t>::wrapping_pow(self, exp) }
             fn abs_diff(self, b: Self) -> u32 { <$t>::abs_diff(self, b) }
         }
     )*};

@@ -307,36 +307,45 @@ impl<const N: usize, I: ops::CastTo<usize>> Load<I> for crate::Extent<N> {
     }
 }
 
-/// The unit in which memory holding `T` is addressed: 2 bytes for 2-byte
-/// elements (`f16`), else 4 (elements are whole 32-bit words).
+/// The unit in which memory holding `T` is addressed: the element's size
+/// for 1- and 2-byte elements (`u8`, `i8`, `u16`, `i16`, `f16`), else 4
+/// (elements are whole 32-bit words).
 #[inline(always)]
 const fn unit<T>() -> usize {
-    if size_of::<T>() == 2 { 2 } else { 4 }
+    if size_of::<T>() < 4 {
+        size_of::<T>()
+    } else {
+        4
+    }
 }
 
 /// The `T` at unit `u` of `words` (see [`unit`]).
 #[inline(always)]
 fn load_elem<T: Element>(words: &[std::sync::atomic::AtomicU32], u: usize) -> T {
-    if size_of::<T>() == 2 {
-        let bytes = words[u / 2].load(Ordering::Relaxed).to_ne_bytes();
-        let at = (u % 2) * 2;
-        bytemuck::pod_read_unaligned(&bytes[at..at + 2])
+    let size = size_of::<T>();
+    if size < 4 {
+        let per = 4 / size;
+        let bytes = words[u / per].load(Ordering::Relaxed).to_ne_bytes();
+        let at = (u % per) * size;
+        bytemuck::pod_read_unaligned(&bytes[at..at + size])
     } else {
-        load_words(&words[u..u + size_of::<T>() / 4])
+        load_words(&words[u..u + size / 4])
     }
 }
 
-/// Writes `value` at unit `u` of `words`. A 2-byte element shares its word
-/// with a neighbour that another work item may write at the same time, so
-/// it is merged in with a compare-and-swap.
+/// Writes `value` at unit `u` of `words`. An element smaller than a word
+/// shares it with neighbours that other work items may write at the same
+/// time, so it is merged in with a compare-and-swap.
 #[inline(always)]
 fn store_elem<T: Element>(words: &[std::sync::atomic::AtomicU32], u: usize, value: T) {
-    if size_of::<T>() == 2 {
+    let size = size_of::<T>();
+    if size < 4 {
+        let per = 4 / size;
         let new = bytemuck::bytes_of(&value);
-        let at = (u % 2) * 2;
-        let _ = words[u / 2].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+        let at = (u % per) * size;
+        let _ = words[u / per].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
             let mut bytes = old.to_ne_bytes();
-            bytes[at..at + 2].copy_from_slice(new);
+            bytes[at..at + size].copy_from_slice(new);
             Some(u32::from_ne_bytes(bytes))
         });
     } else {

@@ -14,6 +14,10 @@ pub(crate) fn of_element(e: &ElementType) -> Option<Type> {
         ScalarType::U32 => Scalar::U32,
         ScalarType::F32 => Scalar::F32,
         ScalarType::F16 => Scalar::F16,
+        ScalarType::U8 => Scalar::U8,
+        ScalarType::I8 => Scalar::I8,
+        ScalarType::U16 => Scalar::U16,
+        ScalarType::I16 => Scalar::I16,
         _ => Scalar::F64,
     };
     Some(match &e.kind {

@@ -210,7 +210,7 @@ fn known_non_element(path: &syn::Path) -> Option<(String, &'static str)> {
     let hint = match name.as_str() {
         "bool" if primitive => "; use u32 (0 or 1) instead",
         "u8" | "i8" | "u16" | "i16" if primitive => {
-            "; WGSL has no 8- or 16-bit integers, pack the values into a u32"
+            "; WGSL lays out structs in 32-bit members: use a u32 or i32 field (containers of the small integers themselves are fine: `Array<u8, N>`)"
         }
         "u64" | "i64" | "u128" | "i128" if primitive => {
             "; WGSL has no 64-bit integers, split the value into u32 fields"

@@ -50,6 +50,15 @@ pub(super) fn expand(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
         let field_str = f.ident.unraw().to_string();
         quote_spanned!(ty.span()=> (#field_str, <#ty as ::amp_core::Element>::element_type()))
     });
+    let packed_checks = fields.iter().map(|f| {
+        let ty = f.ty;
+        quote_spanned!(ty.span()=>
+            ::core::assert!(
+                !<#ty as ::amp_core::Element>::PACKED,
+                "amp-rs: u8, i8, u16 and i16 cannot be fields of a #[derive(Element)] struct (WGSL lays out structs in 32-bit members): use u32 or i32 fields, or a container of the small integers"
+            );
+        )
+    });
     let field_checks = fields
         .windows(2)
         .enumerate()
@@ -64,6 +73,7 @@ pub(super) fn expand(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
                     ::core::mem::align_of::<#name>(),
                 );
 
+            #(#packed_checks)*
             #(#field_checks)*
             #struct_checks
 

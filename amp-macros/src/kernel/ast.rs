@@ -15,6 +15,10 @@ pub(crate) fn scalar_from_name(name: &str) -> Option<Scalar> {
         "u32" => Scalar::U32,
         "f32" => Scalar::F32,
         "f64" => Scalar::F64,
+        "u8" => Scalar::U8,
+        "i8" => Scalar::I8,
+        "u16" => Scalar::U16,
+        "i16" => Scalar::I16,
         _ => return None,
     })
 }

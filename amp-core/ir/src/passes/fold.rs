@@ -51,6 +51,10 @@ pub(crate) fn int_expr(v: i64, s: Scalar, span: Span) -> Expr {
 fn wrap(v: i128, s: Scalar) -> i64 {
     match s {
         Scalar::U32 => i64::from(v as u32),
+        Scalar::U8 => i64::from(v as u8),
+        Scalar::I8 => i64::from(v as i8),
+        Scalar::U16 => i64::from(v as u16),
+        Scalar::I16 => i64::from(v as i16),
         _ => i64::from(v as i32),
     }
 }

@@ -14,6 +14,7 @@
 //! | float `x as` an integer type | saturating, NaN to 0 (Rust's `as`): `select` over a clamped conversion, NaN tested by its bits (drivers that assume no NaN fold `x != x`) |
 //! | `-x` of an `f32` scalar or vector (not a literal) | the sign bit flipped through `to_bits`/`from_bits`, NaN included (NVIDIA gives a negated NaN a canonical sign) |
 //! | `f32` `x / 0.0`, `x / -0.0` (a literal zero) | IEEE's result from `x`'s bits, without dividing (drivers that assume no infinities make `x / 0.0` poison: lavapipe dropped the store of the result) |
+//! | `u8`, `i8`, `u16`, `i16` results | wrapped back into the type's range ([`narrow`](super::narrow)); shift amounts modulo 8 or 16 |
 //! | `rem_euclid`, `div_euclid` (scalars) | the lowered `%` and `/` above, then Rust's adjustment of a negative remainder |
 //! | the position of a `reinterpret_as` view's access given as an `Index<1>` (`w[idx]`) | its component |
 //!
@@ -75,6 +76,7 @@ pub(crate) fn block(
     if let Some(err) = cx.error {
         return Err(err);
     }
+    super::narrow::block(b);
     hoist_constants(b, types, fresh);
     Ok(())
 }
@@ -203,6 +205,9 @@ impl Compound<'_> {
 /// Whether [`lower`] rewrites `op` on a left operand of type `t`.
 fn lowered(op: BinOp, t: &Type) -> bool {
     match (op, t) {
+        // A small integer: `x = x op v`, whose operation `passes::narrow`
+        // wraps, and whose element a packed container stores whole.
+        (_, Type::Scalar(s)) if s.is_small() => true,
         (BinOp::Div | BinOp::Rem, Type::Index(_)) => true,
         (BinOp::Div | BinOp::Rem, Type::Scalar(s) | Type::Vector(_, s)) => {
             s.is_int() || op == BinOp::Rem
@@ -508,9 +513,11 @@ fn lower(
         (Type::Scalar(Scalar::Bool), _) if op == BinOp::BitXor => binary(BinOp::Ne, l, r, ty, span),
         (Type::Scalar(s), _) if s.is_int() && matches!(op, BinOp::Shl | BinOp::Shr) => {
             let u32t = Type::Scalar(Scalar::U32);
+            // Modulo the type's width (8 and 16 for the small integers).
+            let bits = s.bits();
             let amount = match fold::int(&r) {
                 // A constant amount: reduced here.
-                Some((v, _)) => int_lit(v.rem_euclid(32), Scalar::U32, span),
+                Some((v, _)) => int_lit(v.rem_euclid(i64::from(bits)), Scalar::U32, span),
                 None => {
                     let amount = if rt == u32t {
                         r
@@ -520,7 +527,7 @@ fn lower(
                     binary(
                         BinOp::Rem,
                         amount,
-                        int_lit(32, Scalar::U32, span),
+                        int_lit(i64::from(bits), Scalar::U32, span),
                         u32t,
                         span,
                     )
@@ -785,15 +792,17 @@ fn float_to_int(e: &mut Expr, types: &mut Types, fresh: &mut Fresh) -> Result<()
     let t = bind(x, &ft, "value", types, fresh, &mut stmts);
     // The largest values of `from` that convert exactly.
     let (lo, hi) = match (to, from) {
+        // A small integer's bounds are exact in every float type.
+        (s, _) if s.is_small() => {
+            let (lo, hi) = s.int_range();
+            (lo as f64, hi as f64)
+        }
         (Scalar::I32, Scalar::F32) => (-2_147_483_648.0, 2_147_483_520.0),
         (Scalar::I32, _) => (-2_147_483_648.0, 2_147_483_647.0),
         (_, Scalar::F32) => (0.0, 4_294_967_040.0),
         _ => (0.0, 4_294_967_295.0),
     };
-    let max = match to {
-        Scalar::I32 => int_lit(i64::from(i32::MAX), to, span),
-        _ => int_lit(i64::from(u32::MAX), to, span),
-    };
+    let max = int_lit(to.int_range().1, to, span);
     let above = || {
         binary(
             BinOp::Gt,

@@ -27,6 +27,7 @@ pub(crate) mod fold;
 pub(crate) mod instances;
 pub(crate) mod legalize;
 pub(crate) mod lower;
+pub(crate) mod narrow;
 pub(crate) mod scalarize;
 pub(crate) mod unroll;
 pub(crate) mod visit;

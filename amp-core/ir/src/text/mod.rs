@@ -224,13 +224,17 @@ names!(binop_name, BINOPS, BinOp {
     Lt => "<", Le => "<=", Gt => ">", Ge => ">=", And => "&&", Or => "||",
 });
 
-const SCALARS: [Scalar; 6] = [
+const SCALARS: [Scalar; 10] = [
     Scalar::Bool,
     Scalar::I32,
     Scalar::U32,
     Scalar::F32,
     Scalar::F64,
     Scalar::F16,
+    Scalar::U8,
+    Scalar::I8,
+    Scalar::U16,
+    Scalar::I16,
 ];
 
 fn scalar_named(s: &str) -> Option<Scalar> {

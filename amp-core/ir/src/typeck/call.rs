@@ -175,6 +175,32 @@ impl Checker<'_> {
     /// Built-ins of scalars.
     fn scalar_call(&mut self, f: Builtin, first: Term, ts: &[Term], span: Span) -> Result<Term> {
         use Builtin::*;
+        // The bit-level built-ins count or move the bits of the 32-bit
+        // integer a small integer is held in: not the small type's answer.
+        if let Term::Known(Type::Scalar(s)) = self.solver.resolve(&first)
+            && s.is_small()
+            && matches!(
+                f,
+                CountOnes
+                    | LeadingZeros
+                    | TrailingZeros
+                    | CountZeros
+                    | LeadingOnes
+                    | TrailingOnes
+                    | AbsDiff
+                    | RotateLeft
+                    | RotateRight
+                    | ReverseBits
+            )
+        {
+            return Err(type_error(
+                span,
+                format!(
+                    "{f:?} of a {} value is not supported in kernels: convert it first (`x as u32`)",
+                    s.rust()
+                ),
+            ));
+        }
         match f {
             Dot | Length | Distance | Normalize | Cross => Err(type_error(
                 span,

@@ -87,6 +87,12 @@ impl Writer<'_> {
                     Scalar::I32 if v <= i32::MAX as u128 => format!("{v}i"),
                     Scalar::I32 if v == 1 << 31 => "(-2147483647i - 1i)".to_string(),
                     Scalar::U32 if v <= u32::MAX as u128 => format!("{v}u"),
+                    // Small integers are held in WGSL's 32-bit ones (the
+                    // signed minimum is written negated: `-128i8`).
+                    Scalar::U8 | Scalar::U16 if v <= s.int_range().1 as u128 => format!("{v}u"),
+                    Scalar::I8 | Scalar::I16 if v <= s.int_range().1 as u128 + 1 => {
+                        format!("{v}i")
+                    }
                     Scalar::F32 => format!("{v}.0f"),
                     Scalar::F64 => {
                         self.uses_f64 = true;

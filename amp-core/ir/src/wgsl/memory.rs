@@ -22,6 +22,7 @@ fn rebuild(t: &Type, capture: u32, offset: u64) -> Option<String> {
         Scalar::U32 => Some(word(o)),
         Scalar::I32 | Scalar::F32 => Some(format!("bitcast<{}>({})", s.wgsl(), word(o))),
         Scalar::F64 | Scalar::Bool | Scalar::F16 => None,
+        Scalar::U8 | Scalar::I8 | Scalar::U16 | Scalar::I16 => None,
     };
     Some(match t {
         Type::Scalar(s) => scalar(*s, offset)?,
@@ -118,6 +119,112 @@ impl Writer<'_> {
         Ok((pointer, Type::Ref(Box::new(ty))))
     }
 
+    /// The small integer type of container capture `c`'s elements, if they
+    /// are packed four (`u8`, `i8`) or two (`u16`, `i16`) to a 32-bit word.
+    pub(super) fn packed(&self, c: u32) -> Option<Scalar> {
+        match self.kernel.captures.get(c as usize) {
+            Some((
+                _,
+                CaptureKind::Container {
+                    elem: Type::Scalar(s),
+                    ..
+                },
+            )) if s.is_small() => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// Whether packed container `c` is bound writable: its words are
+    /// `atomic<u32>`, so that a store merges its element into the word
+    /// without losing a neighbour another work item writes.
+    pub(super) fn packed_atomic(&self, c: u32) -> bool {
+        matches!(
+            self.kernel.captures.get(c as usize),
+            Some((_, CaptureKind::Container { writable: true, .. }))
+        ) && !self.read_only.contains(&(c as usize))
+    }
+
+    /// The word holding element `c[idx]` of a packed container, and a
+    /// local holding the element's bit offset in it.
+    fn packed_word(
+        &mut self,
+        c: CaptureId,
+        idx: &[Expr],
+        s: Scalar,
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<(String, String)> {
+        let (i, addr) = self.element_offset(c, idx, span, pre)?;
+        let (e, shift) = (self.fresh(), self.fresh());
+        let (log, per) = if s.bits() == 8 { (2, 4) } else { (1, 2) };
+        pre.push(format!("let {e} = {addr};"));
+        pre.push(format!(
+            "let {shift} = ({e} & {}u) * {}u;",
+            per - 1,
+            s.bits()
+        ));
+        Ok((format!("{}[{e} >> {log}u]", self.captures[i]), shift))
+    }
+
+    /// `c[idx]` of a packed container: the element's bits of its word,
+    /// zero- or sign-extended to 32 bits.
+    fn packed_load(
+        &mut self,
+        c: CaptureId,
+        idx: &[Expr],
+        s: Scalar,
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<(String, Type)> {
+        let (word, shift) = self.packed_word(c, idx, s, span, pre)?;
+        let w = if self.packed_atomic(c.0) {
+            format!("atomicLoad(&{word})")
+        } else {
+            word
+        };
+        let text = if s.is_signed_int() {
+            let top = 32 - s.bits();
+            format!("(bitcast<i32>({w} << ({top}u - {shift})) >> {top}u)")
+        } else {
+            format!("(({w} >> {shift}) & {}u)", s.int_range().1)
+        };
+        Ok((text, Type::Scalar(s)))
+    }
+
+    /// `c[idx] = value` of a packed container: the element merged into its
+    /// word by a compare-exchange loop (another work item may write a
+    /// neighbour in the same word at the same time; a racing write of the
+    /// same element leaves one of the written values).
+    pub(super) fn packed_store(
+        &mut self,
+        c: CaptureId,
+        idx: &[Expr],
+        value: &str,
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<()> {
+        let Some(s) = self.packed(c.0) else {
+            return Err(compile_error(span, "not a packed container"));
+        };
+        if !self.packed_atomic(c.0) {
+            return Err(compile_error(span, "a store to a read-only view"));
+        }
+        let (word, shift) = self.packed_word(c, idx, s, span, pre)?;
+        let mask = u32::MAX >> (32 - s.bits());
+        let (p, bits, old, r) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
+        pre.push(format!("let {p} = &{word};"));
+        pre.push(format!("let {bits} = (u32({value}) & {mask}u) << {shift};"));
+        pre.push(format!("var {old} = atomicLoad({p});"));
+        pre.push("loop {".to_string());
+        pre.push(format!(
+            "    let {r} = atomicCompareExchangeWeak({p}, {old}, ({old} & ~({mask}u << {shift})) | {bits});"
+        ));
+        pre.push(format!("    if ({r}.exchanged) {{ break; }}"));
+        pre.push(format!("    {old} = {r}.old_value;"));
+        pre.push("}".to_string());
+        Ok(())
+    }
+
     /// `c[idx]` read (an atomic element with `atomicLoad`).
     pub(super) fn load(
         &mut self,
@@ -126,6 +233,9 @@ impl Writer<'_> {
         span: Span,
         pre: &mut Vec<String>,
     ) -> Result<(String, Type)> {
+        if let Some(s) = self.packed(c.0) {
+            return self.packed_load(c, idx, s, span, pre);
+        }
         let (text, ty) = self.address(c, idx, span, pre)?;
         if self.atomic.captures.contains(&c.0) {
             return Ok((atomic_load(&text, &ty), ty));
@@ -266,7 +376,30 @@ impl Writer<'_> {
         span: Span,
         pre: &mut Vec<String>,
     ) -> Result<(String, Type)> {
-        let (i, elem, rank) = self.capture_container(c, span)?;
+        if let Some(s) = self.packed(c.0) {
+            return Err(compile_error(
+                span,
+                format!(
+                    "a reference to an element of a `{}` container: WGSL cannot point into part of a 32-bit word; copy the element to a local",
+                    s.rust()
+                ),
+            ));
+        }
+        let (_, elem, _) = self.capture_container(c, span)?;
+        let (i, addr) = self.element_offset(c, idx, span, pre)?;
+        Ok((format!("{}[{addr}]", self.captures[i]), elem))
+    }
+
+    /// The capture's number and the element offset of `c[idx]` in its
+    /// binding (in elements).
+    fn element_offset(
+        &mut self,
+        c: CaptureId,
+        idx: &[Expr],
+        span: Span,
+        pre: &mut Vec<String>,
+    ) -> Result<(usize, String)> {
+        let (i, _, rank) = self.capture_container(c, span)?;
         let comps: Vec<String> = if idx.len() == 1 {
             let (e, t) = self.expr(&idx[0], pre)?;
             match t {
@@ -285,7 +418,7 @@ impl Writer<'_> {
         for (d, comp) in comps.iter().enumerate() {
             let _ = write!(addr, " + u32({comp}) * amp_p.amp_c{i}_s{d}");
         }
-        Ok((format!("{}[{addr}]", self.captures[i]), elem))
+        Ok((i, addr))
     }
 
     /// `reinterpret_load(view, k, witness)` / `reinterpret_store(view, k,

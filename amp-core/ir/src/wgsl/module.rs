@@ -301,7 +301,14 @@ impl Writer<'_> {
                 } else {
                     "read"
                 };
-                let elem_wgsl = if self.atomic.captures.contains(&(i as u32)) {
+                let elem_wgsl = if self.packed(i as u32).is_some() {
+                    // Small integers, packed into 32-bit words.
+                    if self.packed_atomic(i as u32) {
+                        "atomic<u32>".to_string()
+                    } else {
+                        "u32".to_string()
+                    }
+                } else if self.atomic.captures.contains(&(i as u32)) {
                     atomic_type_wgsl(elem)
                 } else {
                     type_wgsl(elem)

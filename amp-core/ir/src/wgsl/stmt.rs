@@ -176,6 +176,18 @@ impl Writer<'_> {
         let mut pre = Vec::new();
         let mut value = vec![self.expr(e, &mut pre)?];
         let end = pre.len();
+        if let (Place::Element(c, idx), None) = (place, op)
+            && self.packed(c.0).is_some()
+        {
+            // A small integer's element, merged into its word (compound
+            // assignments to small integers were expanded). The value is
+            // bound first: Rust evaluates it before the place.
+            let v = self.fresh();
+            pre.push(format!("let {v} = {};", value[0].0));
+            self.packed_store(*c, idx, &v, span, &mut pre)?;
+            self.flush_pre(pre);
+            return Ok(());
+        }
         let (target, target_ty) = self.place(place, span, &mut pre)?;
         if !pre[end..].iter().all(|l| is_pure_line(l)) {
             self.bind_before(&mut value, &[end], &mut pre);

@@ -28,7 +28,7 @@ macro_rules! int_arith {
         }
     )*};
 }
-int_arith!(i32, u32);
+int_arith!(i32, u32, u8, i8, u16, i16);
 
 macro_rules! float_arith {
     ($($t:ty),*) => {$(
@@ -333,7 +333,7 @@ macro_rules! negate {
         }
     )*};
 }
-negate!(i32, f32, f64);
+negate!(i32, f32, f64, i8, i16);
 #[cfg(feature = "half")]
 negate!(half::f16);
 #[diagnostic::do_not_recommend]
@@ -367,36 +367,22 @@ pub trait Shift: Copy {
     /// `a >> b` (arithmetic for `i32`).
     fn shr(self, b: u32) -> Self;
 }
-impl Shift for i32 {
-    fn shl(self, b: u32) -> Self {
-        self.wrapping_shl(b)
-    }
-    fn shr(self, b: u32) -> Self {
-        self.wrapping_shr(b)
-    }
+macro_rules! shift {
+    ($($t:ty),*) => {$(
+        impl Shift for $t {
+            fn shl(self, b: u32) -> Self { self.wrapping_shl(b) }
+            fn shr(self, b: u32) -> Self { self.wrapping_shr(b) }
+        }
+        impl ShiftAmount for $t {
+            fn amount(self) -> u32 { self as u32 }
+        }
+    )*};
 }
-impl Shift for u32 {
-    fn shl(self, b: u32) -> Self {
-        self.wrapping_shl(b)
-    }
-    fn shr(self, b: u32) -> Self {
-        self.wrapping_shr(b)
-    }
-}
+shift!(i32, u32, u8, i8, u16, i16);
 /// A shift amount: any kernel integer.
 pub trait ShiftAmount: Copy {
     /// As `u32` (bit pattern).
     fn amount(self) -> u32;
-}
-impl ShiftAmount for i32 {
-    fn amount(self) -> u32 {
-        self as u32
-    }
-}
-impl ShiftAmount for u32 {
-    fn amount(self) -> u32 {
-        self
-    }
 }
 /// `a << b`.
 pub fn shl<T: Shift, S: ShiftAmount>(a: T, b: S) -> T {
@@ -414,27 +400,25 @@ pub trait CastTo<To>: Copy {
     fn cast(self) -> To;
 }
 
+macro_rules! casts_to {
+    ($from:ty => $($to:ty),*) => {$(
+        impl CastTo<$to> for $from { fn cast(self) -> $to { self as $to } }
+    )*};
+}
 macro_rules! casts {
     ($($from:ty),*) => {$(
-        impl CastTo<i32> for $from { fn cast(self) -> i32 { self as i32 } }
-        impl CastTo<u32> for $from { fn cast(self) -> u32 { self as u32 } }
-        impl CastTo<f32> for $from { fn cast(self) -> f32 { self as f32 } }
-        impl CastTo<f64> for $from { fn cast(self) -> f64 { self as f64 } }
+        casts_to!($from => i32, u32, f32, f64, u8, i8, u16, i16);
     )*};
 }
 // `usize` for Rust constants (`N as i32` where `const N: usize`).
-casts!(i32, u32, f32, f64, usize);
+casts!(i32, u32, f32, f64, usize, u8, i8, u16, i16);
 // Indices: integers only, as in Rust (`arr[x]` needs a `usize`).
-impl CastTo<usize> for i32 {
-    fn cast(self) -> usize {
-        self as usize
-    }
-}
-impl CastTo<usize> for u32 {
-    fn cast(self) -> usize {
-        self as usize
-    }
-}
+casts_to!(i32 => usize);
+casts_to!(u32 => usize);
+casts_to!(u8 => usize);
+casts_to!(i8 => usize);
+casts_to!(u16 => usize);
+casts_to!(i16 => usize);
 // `tile_static!` lengths of `usize` constants (`[f32; LEN]`, Rust's
 // array-length type).
 impl CastTo<usize> for usize {
@@ -452,6 +436,7 @@ impl CastTo<u32> for bool {
         self as u32
     }
 }
+casts_to!(bool => u8, i8, u16, i16);
 
 /// `value as To`.
 pub fn cast<To, From: CastTo<To>>(value: From) -> To {
@@ -483,6 +468,16 @@ impl LoopInt for u32 {
         v as u32
     }
 }
+
+macro_rules! small_loop_int {
+    ($($t:ty),*) => {$(
+        impl LoopInt for $t {
+            fn wide(self) -> i64 { i64::from(self) }
+            fn narrow(v: i64) -> Self { v as $t }
+        }
+    )*};
+}
+small_loop_int!(u8, i8, u16, i16);
 
 /// The values of `(start..end).step_by(step).rev()` (`start..=end` if
 /// `inclusive`): the forward values, last first. A step of 0 gives none,

@@ -822,8 +822,12 @@ fn method_trait(method: &str) -> TokenStream {
         "abs" => kpath("Abs"),
         "min" | "max" | "clamp" => kpath("Num"),
         "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits" | "count_zeros"
-        | "leading_ones" | "trailing_ones" | "wrapping_add" | "wrapping_sub" | "wrapping_mul"
-        | "wrapping_neg" | "rotate_left" | "rotate_right" | "pow" | "abs_diff" => kpath("Bits"),
+        | "leading_ones" | "trailing_ones" | "rotate_left" | "rotate_right" | "abs_diff" => {
+            kpath("Bits")
+        }
+        "wrapping_add" | "wrapping_sub" | "wrapping_mul" | "wrapping_neg" | "pow" => {
+            kpath("Wrapping")
+        }
         "rem_euclid" | "div_euclid" => kpath("Euclid"),
         "sqrt" | "floor" | "ceil" | "exp" | "exp2" | "ln" | "log2" | "cos" | "mul_add"
         | "recip" => kpath("Componentwise"),

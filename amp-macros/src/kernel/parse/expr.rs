@@ -355,12 +355,12 @@ impl Resolver<'_> {
             {
                 Some(s) => s,
                 None => {
-                    self.errors.at(&c.ty, "kernels can cast to i32, u32, f32 and f64 only: WGSL has no 8-, 16- or 64-bit integers");
+                    self.errors.at(&c.ty, "kernels can cast to i32, u32, f32, f64, u8, i8, u16 and i16 only: WGSL has no 64-bit integers");
                     return None;
                 }
             },
             other => {
-                self.errors.at(other, "kernels can cast to i32, u32, f32 and f64 only: WGSL has no 8-, 16- or 64-bit integers");
+                self.errors.at(other, "kernels can cast to i32, u32, f32, f64, u8, i8, u16 and i16 only: WGSL has no 64-bit integers");
                 return None;
             }
         };

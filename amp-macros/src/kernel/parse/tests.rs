@@ -237,9 +237,9 @@ fn casts_to_kernel_scalars_and_the_usize_refusal() {
     assert_one(
         &refused(quote! {
             let x = 1;
-            let v = x as u8;
+            let v = x as u64;
         }),
-        "kernels can cast to i32, u32, f32 and f64 only",
+        "kernels can cast to i32, u32, f32, f64, u8, i8, u16 and i16 only",
     );
 }
 
@@ -696,7 +696,7 @@ fn what_kernels_cannot_do_is_refused_with_a_reason() {
             }),
             "loop labels are not supported in kernels",
         ),
-        (quote!(let v = 5u8;), "`u8` is not available in kernels"),
+        (quote!(let v = 5u64;), "`u64` is not available in kernels"),
         (
             quote!(return 3;),
             "a kernel returns nothing: `return;` ends this work item",

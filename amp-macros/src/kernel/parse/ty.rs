@@ -20,7 +20,7 @@ pub(super) fn scalar_suffix(
             errors.at(
                 tokens,
                 format!(
-                    "`{suffix}` is not available in kernels: WGSL computes with i32, u32, f32 and f64 (where the accelerator supports it)"
+                    "`{suffix}` is not available in kernels: kernels compute with i32, u32, f32, f64 (where the accelerator supports it), u8, i8, u16 and i16"
                 ),
             );
             None
@@ -58,13 +58,13 @@ pub(super) fn ty_of(ty: &syn::Type, type_params: &[String], errors: &mut Errors)
                 return None;
             }
             const NOT_KERNEL_TYPES: &[&str] = &[
-                "i8", "i16", "i64", "i128", "isize", "u8", "u16", "u64", "u128", "usize", "char",
-                "str", "String", "Vec", "Box", "Rc", "Arc", "Index",
+                "i64", "i128", "isize", "u64", "u128", "usize", "char", "str", "String", "Vec",
+                "Box", "Rc", "Arc", "Index",
             ];
             if NOT_KERNEL_TYPES.contains(&name.as_str()) {
                 errors.at(
                     ty,
-                    format!("`{name}` is not a kernel type: kernel values are i32, u32, f32, f64, bool, Index<N>, short vectors, #[derive(Element)] structs, tuples and fixed-size arrays of them"),
+                    format!("`{name}` is not a kernel type: kernel values are i32, u32, f32, f64, u8, i8, u16, i16, bool, Index<N>, short vectors, #[derive(Element)] structs, tuples and fixed-size arrays of them"),
                 );
                 return None;
             }
