@@ -21,6 +21,7 @@ mod optimized;
 mod plain;
 mod reliability;
 mod sections;
+mod small_ints;
 mod smoke;
 mod stencil;
 mod tiled;

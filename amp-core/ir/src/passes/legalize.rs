@@ -574,7 +574,7 @@ fn int_div(
     if safe_constant {
         // A divisor that is a constant other than 0 (and -1 for `i32`)
         // needs no guard.
-        if op == BinOp::Rem && s == Scalar::I32 {
+        if op == BinOp::Rem && s.is_signed_int() {
             let mut stmts = Vec::new();
             let a = bind_unless_trivial(l, &st, "lhs", types, fresh, &mut stmts);
             let q = binary(BinOp::Div, a.clone(), r.clone(), st.clone(), span);
@@ -632,7 +632,7 @@ fn int_div(
     let d = bind(divisor, &st, "divisor", types, fresh, &mut stmts);
     let tail = match (op, s) {
         (BinOp::Div, _) => binary(BinOp::Div, a, d, ty, span),
-        (_, Scalar::I32) => {
+        (_, s) if s.is_signed_int() => {
             let q = binary(BinOp::Div, a.clone(), d.clone(), st.clone(), span);
             let p = binary(BinOp::Mul, q, d, st, span);
             binary(BinOp::Sub, a, p, ty, span)
