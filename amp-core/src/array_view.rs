@@ -72,7 +72,10 @@ fn elem_size<T: Element>() -> u64 {
                 || size_of::<T>() == 2
                 || size_of::<T>() == 1,
             "element sizes are whole 32-bit words, or 1 or 2 bytes (`u8`, `i8`, `u16`, `i16`, `f16`)"
-        )
+        );
+        // The element type's own layout checks (an array of small
+        // integers is refused there).
+        let _ = T::WGSL_SIZE;
     };
     size_of::<T>() as u64
 }

@@ -222,6 +222,17 @@ pub trait Element: bytemuck::Pod + Send + Sync + 'static {
     /// assert!(u8::PACKED);
     /// assert!(!u32::PACKED);
     /// ```
+    ///
+    /// An array of small integers is not an element (a container of the
+    /// small integers themselves is); the build stops where a container of
+    /// them is made:
+    ///
+    /// ```compile_fail,E0080
+    /// use amp_core::ArrayView;
+    ///
+    /// let mut pixels = vec![[0u8; 4]; 16];
+    /// let _ = ArrayView::new_mut([16], &mut pixels);
+    /// ```
     const PACKED: bool = false;
 
     /// Returns the WGSL description of the type, for the kernel compiler and

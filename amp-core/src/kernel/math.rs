@@ -239,6 +239,7 @@ impl PowerOfTwo for u32 {
 
 macro_rules! bits {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl Bits for $t {
             fn count_ones(self) -> u32 { <$t>::count_ones(self) }
             fn leading_zeros(self) -> u32 { <$t>::leading_zeros(self) }

@@ -186,10 +186,13 @@ fn check_field_type(ty: &syn::Type, errors: &mut Errors) {
         syn::Type::Never(_) => ("`!`".to_owned(), ""),
         _ => return,
     };
-    errors.spanned(
-        ty,
-        format!("{what} cannot be stored in accelerator memory: {HOST_SHAREABLE}{hint}"),
-    );
+    let message = if matches!(what.as_str(), "`u8`" | "`i8`" | "`u16`" | "`i16`") {
+        // Elements of containers, but not struct fields.
+        format!("{what} cannot be a field of a #[derive(Element)] struct{hint}")
+    } else {
+        format!("{what} cannot be stored in accelerator memory: {HOST_SHAREABLE}{hint}")
+    };
+    errors.spanned(ty, message);
 }
 
 /// Recognizes primitive and standard library types that are not element
@@ -210,7 +213,7 @@ fn known_non_element(path: &syn::Path) -> Option<(String, &'static str)> {
     let hint = match name.as_str() {
         "bool" if primitive => "; use u32 (0 or 1) instead",
         "u8" | "i8" | "u16" | "i16" if primitive => {
-            "; WGSL lays out structs in 32-bit members: use a u32 or i32 field (containers of the small integers themselves are fine: `Array<u8, N>`)"
+            ": WGSL lays out structs in 32-bit members; use a u32 or i32 field (containers of the small integers themselves are fine: `Array<u8, N>`, `ArrayView<u8, N>`)"
         }
         "u64" | "i64" | "u128" | "i128" if primitive => {
             "; WGSL has no 64-bit integers, split the value into u32 fields"
