@@ -218,42 +218,41 @@
 //!
 //! # Bytes
 //!
-//! Elements are 32 or 64 bits wide (`u8` is not an element type), so a
-//! byte image travels packed, four bytes to a `u32` word: pack on the host
-//! with `u32::from_le_bytes`, take byte `k` of a word in the kernel as
-//! `(w >> (8 * k)) & 0xff`, and unpack the results with `to_le_bytes`. A
-//! work item per word handles its four bytes:
+//! `u8`, `i8`, `u16` and `i16` are element types: a byte image is an
+//! `ArrayView<u8, 2>` of the bytes as they are. Accelerator memory packs
+//! them four (or two) to a 32-bit word; a kernel reads and writes single
+//! elements, computes with them as Rust does (arithmetic wraps at the
+//! type's width, `x as u8` of a float saturates), and a store never
+//! disturbs the neighbours another work item writes in the same word
+//! (it is merged in with a compare-exchange on GPUs, so byte stores cost
+//! more than word stores there):
 //!
 //! ```
 //! use amp_core::prelude::*;
 //!
 //! let pixels: Vec<u8> = (0..=255).collect();
-//! let words: Vec<u32> = pixels
-//!     .chunks(4)
-//!     .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-//!     .collect();
-//! let mut inverted = vec![0u32; words.len()];
+//! let mut inverted = vec![0u8; pixels.len()];
 //! {
-//!     let src = ArrayView::new([words.len() as i32], &words)?;
-//!     let dst = ArrayView::new_mut([words.len() as i32], &mut inverted)?;
-//!     parallel_for_each!(dst.extent(), |idx: Index<1>| {
-//!         let w = src[idx];
-//!         let mut out = 0u32;
-//!         for k in 0..4u32 {
-//!             let byte = (w >> (8 * k)) & 0xff;
-//!             out |= (255 - byte) << (8 * k);
-//!         }
-//!         dst[idx] = out;
+//!     let src = ArrayView::new([16, 16], &pixels)?;
+//!     let dst = ArrayView::new_mut([16, 16], &mut inverted)?;
+//!     parallel_for_each!(dst.extent(), |idx: Index<2>| {
+//!         dst[idx] = 255 - src[idx];
 //!     })?;
 //!     dst.synchronize()?;
 //! }
-//! let bytes: Vec<u8> = inverted.iter().flat_map(|w| w.to_le_bytes()).collect();
-//! assert_eq!((bytes[0], bytes[200]), (255, 55));
+//! assert_eq!((inverted[0], inverted[200]), (255, 55));
 //! # Ok::<(), amp_core::Error>(())
 //! ```
 //!
 //! A histogram of bytes counts with atomics on a view of `u32` bins
-//! (`atomic_fetch_inc(&bins[[byte as i32]])`), one per byte value.
+//! (`atomic_fetch_inc(&bins[[byte as i32]])`), one per byte value; atomics
+//! apply to `i32`, `u32` and `f32` elements only. The small integers are
+//! not fields of `#[derive(Element)]` structs nor elements of element
+//! arrays (`[u8; 4]`): WGSL lays those out in 32-bit members. Their bit
+//! functions (`count_ones`, `rotate_left`, ...) are refused in kernels:
+//! convert to `u32` first. Where speed matters on a GPU, packing four
+//! bytes per `u32` by hand (`u32::from_le_bytes`, `(w >> (8 * k)) & 0xff`)
+//! and giving each work item a word still saves the merging stores.
 //!
 //! # Logging
 //!

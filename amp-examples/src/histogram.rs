@@ -5,7 +5,9 @@
 //! item increments its value's bin in global memory, and a tiled one where
 //! each tile counts into its own `tile_static` bins (cheap atomics on
 //! on-chip memory), then adds its bins to the global ones once. The port
-//! keeps both; the values are `u32`s in `0..256` (a byte each).
+//! keeps both, and counts bytes as the original does: the data is a `&[u8]`
+//! (packed four to a 32-bit word in accelerator memory; each work item
+//! reads its own byte).
 
 use amp_core::Result;
 use amp_core::prelude::*;
@@ -17,7 +19,7 @@ pub const TILE: i32 = 256;
 /// Values each work item of the tiled version counts.
 pub const PER_ITEM: i32 = 16;
 
-fn check(data: &[u32]) -> Result<i32> {
+fn check(data: &[u8]) -> Result<i32> {
     let n = i32::try_from(data.len())
         .ok()
         .filter(|&n| n > 0)
@@ -31,8 +33,8 @@ fn check(data: &[u32]) -> Result<i32> {
     Ok(n)
 }
 
-/// The histogram of `data` (values taken modulo [`BINS`]) with one global
-/// atomic increment per value.
+/// The histogram of the bytes `data` with one global atomic increment per
+/// byte.
 ///
 /// # Errors
 ///
@@ -43,26 +45,26 @@ fn check(data: &[u32]) -> Result<i32> {
 ///
 /// ```
 /// let view = amp_core::Accelerator::cpu().default_view();
-/// let h = amp_examples::histogram::histogram_simple(&view, &[1, 1, 255, 256])?;
+/// let h = amp_examples::histogram::histogram_simple(&view, &[1, 1, 255, 0])?;
 /// assert_eq!((h[0], h[1], h[255]), (1, 2, 1));
 /// # Ok::<(), amp_core::Error>(())
 /// ```
-pub fn histogram_simple(view: &AcceleratorView, data: &[u32]) -> Result<Vec<u32>> {
+pub fn histogram_simple(view: &AcceleratorView, data: &[u8]) -> Result<Vec<u32>> {
     let n = check(data)?;
     let mut bins = vec![0u32; BINS as usize];
     {
         let d = ArrayView::new([n], data)?;
         let h = ArrayView::new_mut([BINS], &mut bins)?;
         parallel_for_each!(view, d.extent(), |i: Index<1>| {
-            atomic_fetch_inc(&h[[(d[i] % BINS as u32) as i32]]);
+            atomic_fetch_inc(&h[[d[i] as i32]]);
         })?;
     }
     Ok(bins)
 }
 
-/// The histogram of `data` with per-tile `tile_static` bins: each work
-/// item counts [`PER_ITEM`] values into its tile's bins, and each tile adds
-/// its bins to the global ones.
+/// The histogram of the bytes `data` with per-tile `tile_static` bins:
+/// each work item counts [`PER_ITEM`] bytes into its tile's bins, and each
+/// tile adds its bins to the global ones.
 ///
 /// # Errors
 ///
@@ -72,12 +74,12 @@ pub fn histogram_simple(view: &AcceleratorView, data: &[u32]) -> Result<Vec<u32>
 ///
 /// ```
 /// let view = amp_core::Accelerator::cpu().default_view();
-/// let data: Vec<u32> = (0..10_000).collect();
+/// let data: Vec<u8> = (0..10_000u32).map(|i| (i * 7 % 251) as u8).collect();
 /// let h = amp_examples::histogram::histogram_tiled(&view, &data)?;
 /// assert_eq!(h, amp_examples::histogram::histogram_cpu(&data));
 /// # Ok::<(), amp_core::Error>(())
 /// ```
-pub fn histogram_tiled(view: &AcceleratorView, data: &[u32]) -> Result<Vec<u32>> {
+pub fn histogram_tiled(view: &AcceleratorView, data: &[u8]) -> Result<Vec<u32>> {
     let n = check(data)?;
     let mut bins = vec![0u32; BINS as usize];
     {
@@ -95,7 +97,7 @@ pub fn histogram_tiled(view: &AcceleratorView, data: &[u32]) -> Result<Vec<u32>>
             for k in 0..PER_ITEM {
                 let i = base + k * TILE;
                 if i < n {
-                    atomic_fetch_inc(&local[(d[[i]] % BINS as u32) as i32]);
+                    atomic_fetch_inc(&local[d[[i]] as i32]);
                 }
             }
             t.barrier.wait_with_tile_static_memory_fence();
@@ -109,10 +111,10 @@ pub fn histogram_tiled(view: &AcceleratorView, data: &[u32]) -> Result<Vec<u32>>
 }
 
 /// The reference.
-pub fn histogram_cpu(data: &[u32]) -> Vec<u32> {
+pub fn histogram_cpu(data: &[u8]) -> Vec<u32> {
     let mut bins = vec![0u32; BINS as usize];
     for &v in data {
-        bins[(v % BINS as u32) as usize] += 1;
+        bins[usize::from(v)] += 1;
     }
     bins
 }

@@ -45,13 +45,13 @@ fn histograms_count_every_value() {
         let view = acc.create_view(QueuingMode::Automatic);
         let mut rng = Rng::new(200 + k as u64);
         for n in [1usize, 255, 4097, 100_003] {
-            // Skewed towards a few bins (contended atomics), any u32 value.
-            let data: Vec<u32> = (0..n)
+            // Skewed towards a few bins (contended atomics), any byte.
+            let data: Vec<u8> = (0..n)
                 .map(|i| {
                     if i % 3 == 0 {
-                        rng.next_u64() as u32
+                        rng.next_u64() as u8
                     } else {
-                        rng.range(0, 4) as u32
+                        rng.range(0, 4) as u8
                     }
                 })
                 .collect();
