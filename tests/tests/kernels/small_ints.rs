@@ -22,7 +22,7 @@ fn krem_i8(x: i8, y: i8) -> i8 {
 }
 
 fn kdiv_u8(x: u8, y: u8) -> u8 {
-    if y == 0 { x } else { x / y }
+    x.checked_div(y).unwrap_or(x)
 }
 
 fn krem_u8(x: u8, y: u8) -> u8 {
@@ -180,7 +180,10 @@ fn neighbouring_small_elements_are_kept() {
                 av[at] = av[at] ^ 0xffu8;
             })
             .unwrap();
-            let sec = hs.view().section(Index::new([3]), Extent::new([517])).unwrap();
+            let sec = hs
+                .view()
+                .section(Index::new([3]), Extent::new([517]))
+                .unwrap();
             parallel_for_each!(view, sec.extent(), |i: Index<1>| {
                 sec[i] = sec[i].wrapping_add(1000) + i[0] as u16;
             })
@@ -259,14 +262,14 @@ fn small_integers_in_tile_static_memory_and_loops() {
             })
             .unwrap();
         }
-        for g in 0..N {
+        for (g, got) in out.iter().enumerate() {
             let (base, l) = (g - g % TS, g % TS);
             let mut want: i16 = 0;
             for j in 0..4 {
                 let other = src[base + (l + j * 16) % 64];
                 want = want.wrapping_add((other as i16).wrapping_mul(300));
             }
-            assert_eq!(out[g], want, "{acc}: element {g}");
+            assert_eq!(*got, want, "{acc}: element {g}");
         }
     }
 }
