@@ -226,6 +226,10 @@ pub fn step_tile(
 /// # Errors
 ///
 /// As [`simulate`].
+// The CPU accelerator runs this kernel with a thread per work item: it
+// calls a `#[kernel]` function that waits on the tile barrier (the
+// split form cuts only a kernel's own body).
+#[allow(deprecated)]
 pub fn simulate_particles(view: &AcceleratorView, bodies: &mut Bodies, steps: u32) -> Result<()> {
     let n = count(bodies)?;
     let particles: Vec<Particle> = bodies

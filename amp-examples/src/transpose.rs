@@ -274,6 +274,10 @@ pub fn transpose_tile<T: Element>(
 /// [`Error::InvalidArgument`] if a size is not a positive multiple of
 /// [`GENERIC_TILE`] or the lengths do not match the sizes; any error of the
 /// launch.
+// The CPU accelerator runs this kernel with a thread per work item: it
+// calls a `#[kernel]` function that waits on the tile barrier (the
+// split form cuts only a kernel's own body).
+#[allow(deprecated)]
 pub fn transpose_generic<T: Element>(
     view: &AcceleratorView,
     out: &mut [T],

@@ -15,7 +15,8 @@
 //!   from Rust's debug-build operator spelled out: `wrapping_*` for
 //!   `+ - *` and unary `-` on integers, `h::div_*` / `h::rem_*` (`x / 0 ==
 //!   x`, `x % 0 == 0`, `MIN / -1 == MIN`), `h::shl_*` / `h::shr_*` (shift
-//!   amounts modulo 32), `h::clamp_*` (never panics), `h::*_euclid_*`,
+//!   amounts modulo the width: 32, or 8 and 16 for the small integers),
+//!   `h::clamp_*` (never panics), `h::*_euclid_*`,
 //!   `wrapping_abs`, `wrapping_pow` (the helpers are `tests/fuzz/host.rs`).
 //!   A compound assignment `v op= e` becomes `{ let r_ = e; v = op(v, r_); }`,
 //!   because Rust evaluates the right side of a primitive compound
@@ -23,21 +24,31 @@
 //!   comparisons, float arithmetic, loops, `match`) is the same Rust on
 //!   both sides.
 //!
-//! The kernels use locals of type `i32`, `u32`, `f32` and `bool` (`let`,
-//! `let mut`, with and without annotations), assignments and compound
+//! The kernels use locals of type `i32`, `u32`, `f32`, `bool` and the
+//! small integers `u8`, `i8`, `u16` and `i16` (`let`, `let mut`, with and
+//! without annotations), assignments and compound
 //! assignments, `if`/`else` statements and expressions, `for` loops over
 //! constant ranges (`a..b`, `a..=b`, `step_by`, `rev`) and over ranges
 //! with a run-time end or step, `while` loops, `break`/`continue`, `match`
 //! (literals, `|`, ranges, constants, bindings with guards), block
 //! expressions whose statements assign locals (also inside `&&`/`||` and
 //! `if` branches), integer arithmetic, bit operations, shifts, comparisons,
-//! casts between `i32`/`u32`/`f32` and `bool` to integers, and the
-//! built-in methods of `docs/kernel-language.md` section 11 that have an
-//! exact meaning (`min`, `max`, `clamp`, `abs`, `wrapping_*`, `pow`,
-//! `rotate_*`, `*_euclid`, bit counts, `reverse_bits`, `abs_diff`,
+//! casts between all the integer types and `f32` and `bool` to integers,
+//! and the built-in methods of `docs/kernel-language.md` section 11 that
+//! have an exact meaning (`min`, `max`, `clamp`, `abs`, `wrapping_*`,
+//! `pow`, `rotate_*`, `*_euclid`, bit counts, `reverse_bits`, `abs_diff`,
 //! `is_power_of_two`, `to_bits`, `floor`, `ceil`, `trunc`, `round`,
 //! `fract`, `signum`, `copysign`, `is_nan` and the other float tests,
 //! `to_degrees`, `to_radians`).
+//!
+//! The small integers ([`GEN_SMALL_INTS`]) compute as Rust's release
+//! builds at their own width: literals with suffixes (`200u8`, `(-128i8)`)
+//! or typed by their context, the `i32`/`u32` inputs cast (`(xi[[wi, 0]]
+//! as i8)`), arithmetic, bit operations, shifts (any integer type as the
+//! amount), `min`, `max`, `clamp`, `abs`, `wrapping_*` and `pow`, but none
+//! of the bit functions (`count_ones`, `rotate_*`, `abs_diff`, ...) or
+//! `*_euclid`, which kernels do not have for them. They reach the outputs
+//! through casts (`(v as i32)`, `(v as f32)`) and comparisons.
 //!
 //! # Floats
 //!
@@ -96,8 +107,13 @@
 //! (bugs being fixed), [`GEN_FRACT_OF_ROUNDED`], [`GEN_ABS_ZERO_SIGN`],
 //! [`GEN_CONST_ZERO_DIVISOR`] (differences on lavapipe found by this
 //! fuzzer), [`GEN_CONST_BLOCK_OPERANDS`] (WGSL that naga rejects, found by
-//! this fuzzer), and [`GEN_FAST_MATH_IDENTITIES`] (driver latitude the
-//! documentation allows). `AMP_FUZZ_FLAGS` changes them for one build
+//! this fuzzer), [`GEN_FAST_MATH_IDENTITIES`] (driver latitude the
+//! documentation allows), and for the small integers
+//! [`GEN_SMALL_INT_CONSTS`] (constants, which kernels refuse),
+//! [`GEN_SMALL_MIN_LITERAL`] (`-128i8`, which the CPU accelerator's code
+//! refuses) and [`GEN_SMALL_WRAPPING_NEG`] (invalid WGSL). [`GEN_SMALL_INTS`]
+//! (on) turns the small integers off altogether: the kernels are then those
+//! of the generator before them. `AMP_FUZZ_FLAGS` changes the flags for one build
 //! without editing this file ([`Flags::parse`]): `AMP_FUZZ_FLAGS=bool_xor`
 //! turns one on, `all` every one, `-match` one off.
 
@@ -148,6 +164,27 @@ pub(crate) const GEN_MATCH: bool = true;
 /// `f32` outputs compared within a tolerance (division, `sqrt`,
 /// multiply-add).
 pub(crate) const GEN_APPROX_F32: bool = true;
+/// Values of the small integer types `u8`, `i8`, `u16` and `i16`. Off, the
+/// kernels are those of the generator before them, draw for draw.
+pub(crate) const GEN_SMALL_INTS: bool = true;
+/// Constants of the small integer types: upper-case constants (`const
+/// C0_1: u8 = 200u8;`) and paths (`u8::MAX`, also as `match` patterns).
+/// Kernels refuse them ("`u8` cannot be inlined into a kernel as a
+/// constant": `docs/kernel-language.md` section 9 lists `i32`, `u32`,
+/// `f32`, `f64` and `bool` constants only); off, the same values are
+/// literals.
+pub(crate) const GEN_SMALL_INT_CONSTS: bool = false;
+/// The smallest `i8` and `i16` as negated literals: `-128i8`, `-32768i16`,
+/// unsuffixed `-128` where the context makes it an `i8`, and the
+/// patterns `-128 =>`. The CPU accelerator's code negates the literal
+/// `128i8`, out of `i8`'s range, which rustc refuses ("literal out of range
+/// for `i8`"); off, they are written `(-127i8 - 1)` (and not as patterns).
+pub(crate) const GEN_SMALL_MIN_LITERAL: bool = false;
+/// `u8::wrapping_neg()` and `u16::wrapping_neg()`: the WGSL writer negates
+/// them with unary `-`, which WGSL has only for signed types (naga:
+/// "Operation Negate can't work with [..]"; it writes `0u - x` for `u32`
+/// only). The CPU accelerator computes them right.
+pub(crate) const GEN_SMALL_WRAPPING_NEG: bool = false;
 
 /// Which flagged constructs are generated: the `GEN_*` constants, changed
 /// by `AMP_FUZZ_FLAGS` (see [`Flags::parse`]).
@@ -173,6 +210,14 @@ pub(crate) struct Flags {
     pub(crate) matches: bool,
     /// [`GEN_APPROX_F32`].
     pub(crate) approx_f32: bool,
+    /// [`GEN_SMALL_INTS`].
+    pub(crate) small_ints: bool,
+    /// [`GEN_SMALL_INT_CONSTS`].
+    pub(crate) small_int_consts: bool,
+    /// [`GEN_SMALL_MIN_LITERAL`].
+    pub(crate) small_min_literal: bool,
+    /// [`GEN_SMALL_WRAPPING_NEG`].
+    pub(crate) small_wrapping_neg: bool,
 }
 
 impl Flags {
@@ -188,10 +233,14 @@ impl Flags {
         const_block_operands: GEN_CONST_BLOCK_OPERANDS,
         matches: GEN_MATCH,
         approx_f32: GEN_APPROX_F32,
+        small_ints: GEN_SMALL_INTS,
+        small_int_consts: GEN_SMALL_INT_CONSTS,
+        small_min_literal: GEN_SMALL_MIN_LITERAL,
+        small_wrapping_neg: GEN_SMALL_WRAPPING_NEG,
     };
 
     /// The flags and their names (`bool_xor` for [`GEN_BOOL_XOR`]).
-    fn named(&mut self) -> [(&'static str, &mut bool); 10] {
+    fn named(&mut self) -> [(&'static str, &mut bool); 14] {
         [
             ("bool_xor", &mut self.bool_xor),
             ("wrapping_neg", &mut self.wrapping_neg),
@@ -203,6 +252,10 @@ impl Flags {
             ("const_block_operands", &mut self.const_block_operands),
             ("match", &mut self.matches),
             ("approx_f32", &mut self.approx_f32),
+            ("small_ints", &mut self.small_ints),
+            ("small_int_consts", &mut self.small_int_consts),
+            ("small_min_literal", &mut self.small_min_literal),
+            ("small_wrapping_neg", &mut self.small_wrapping_neg),
         ]
     }
 
@@ -355,6 +408,10 @@ enum Ty {
     U32,
     F32,
     Bool,
+    U8,
+    I8,
+    U16,
+    I16,
 }
 
 impl Ty {
@@ -364,6 +421,33 @@ impl Ty {
             Ty::U32 => "u32",
             Ty::F32 => "f32",
             Ty::Bool => "bool",
+            Ty::U8 => "u8",
+            Ty::I8 => "i8",
+            Ty::U16 => "u16",
+            Ty::I16 => "i16",
+        }
+    }
+
+    /// `u8`, `i8`, `u16` or `i16`.
+    fn small(self) -> bool {
+        matches!(self, Ty::U8 | Ty::I8 | Ty::U16 | Ty::I16)
+    }
+
+    /// A signed integer type.
+    fn signed(self) -> bool {
+        matches!(self, Ty::I32 | Ty::I8 | Ty::I16)
+    }
+
+    /// The smallest and largest value of an integer type.
+    fn range(self) -> (i64, i64) {
+        match self {
+            Ty::I32 => (i32::MIN.into(), i32::MAX.into()),
+            Ty::U32 => (0, u32::MAX.into()),
+            Ty::U8 => (0, u8::MAX.into()),
+            Ty::I8 => (i8::MIN.into(), i8::MAX.into()),
+            Ty::U16 => (0, u16::MAX.into()),
+            Ty::I16 => (i16::MIN.into(), i16::MAX.into()),
+            Ty::F32 | Ty::Bool => unreachable!("{self:?} is not an integer type"),
         }
     }
 }
@@ -565,7 +649,21 @@ struct Gen {
     no_mut: bool,
 }
 
+/// The 32-bit integer types (the only ones with bit functions).
 const INT_TYPES: [Ty; 2] = [Ty::I32, Ty::U32];
+/// The integer types and `bool`: what compound assignments update.
+const COMPOUND_TYPES: [Ty; 7] = [Ty::I32, Ty::U32, Ty::Bool, Ty::U8, Ty::I8, Ty::U16, Ty::I16];
+/// Every type of a local.
+const LOCAL_TYPES: [Ty; 8] = [
+    Ty::I32,
+    Ty::U32,
+    Ty::F32,
+    Ty::Bool,
+    Ty::U8,
+    Ty::I8,
+    Ty::U16,
+    Ty::I16,
+];
 
 impl Gen {
     fn new(seed: u64, no: usize, f: Flags) -> Gen {
@@ -597,11 +695,34 @@ impl Gen {
     }
 
     fn any_ty(&mut self) -> Ty {
-        [Ty::I32, Ty::U32, Ty::F32, Ty::Bool][self.rng.weighted(&[30, 25, 30, 15])]
+        if !self.f.small_ints {
+            return [Ty::I32, Ty::U32, Ty::F32, Ty::Bool][self.rng.weighted(&[30, 25, 30, 15])];
+        }
+        LOCAL_TYPES[self.rng.weighted(&[30, 25, 30, 15, 3, 3, 3, 3])]
     }
 
+    /// `i32` or `u32` (bit functions, `abs_diff`).
     fn int_ty(&mut self) -> Ty {
         INT_TYPES[self.rng.below(2)]
+    }
+
+    /// Any integer type, mostly `i32` or `u32` (shift amounts, loop
+    /// counters, `match` scrutinees, cast operands, comparisons).
+    fn any_int_ty(&mut self) -> Ty {
+        if !self.f.small_ints {
+            return self.int_ty();
+        }
+        [Ty::I32, Ty::U32, Ty::U8, Ty::I8, Ty::U16, Ty::I16][self.rng.weighted(&[8, 8, 1, 1, 1, 1])]
+    }
+
+    /// The type of an operand cast to another type, with the weights
+    /// `w` of `i32`, `u32`, `f32` and `bool` (and weight 1 for each small
+    /// integer type).
+    fn cast_from_ty(&mut self, w: [u32; 4]) -> Ty {
+        if !self.f.small_ints {
+            return [Ty::I32, Ty::U32, Ty::F32, Ty::Bool][self.rng.weighted(&w)];
+        }
+        LOCAL_TYPES[self.rng.weighted(&[w[0], w[1], w[2], w[3], 1, 1, 1, 1])]
     }
 
     /// One kernel: its constants, `run_K`, `host_K` and `SOURCE_K`.
@@ -616,7 +737,13 @@ impl Gen {
         self.push("cu", Ty::U32, false, Fp::input(0));
         self.push("cf", Ty::F32, false, Fp::input(1 << INPUTS));
         for j in 0..self.rng.below(3) {
-            let ty = [Ty::I32, Ty::U32, Ty::F32][self.rng.below(3)];
+            let ty = if self.f.small_ints {
+                let s = u32::from(self.f.small_int_consts);
+                [Ty::I32, Ty::U32, Ty::F32, Ty::U8, Ty::I8, Ty::U16, Ty::I16]
+                    [self.rng.weighted(&[4, 4, 4, s, s, s, s])]
+            } else {
+                [Ty::I32, Ty::U32, Ty::F32][self.rng.below(3)]
+            };
             let name = format!("C{no}_{j}");
             let value = match ty {
                 Ty::F32 => self.float_lit(ANY),
@@ -759,10 +886,8 @@ impl Gen {
 
     /// One statement (with a newline) appended to `k` and `h`.
     fn stmt(&mut self, depth: u32, ind: &str, k: &mut String, h: &mut String) {
-        let has_compound = self.pick_mut(&[Ty::I32, Ty::U32, Ty::Bool]).is_some();
-        let has_mut = self
-            .pick_mut(&[Ty::I32, Ty::U32, Ty::F32, Ty::Bool])
-            .is_some();
+        let has_compound = self.pick_mut(&COMPOUND_TYPES).is_some();
+        let has_mut = self.pick_mut(&LOCAL_TYPES).is_some();
         let weights = [
             30,
             if has_mut { 15 } else { 0 },
@@ -902,16 +1027,15 @@ impl Gen {
     /// An assignment (`v = e;`) or compound assignment (`v op= e;`) to an
     /// assignable local, or `None` if there is none.
     fn assign_stmt(&mut self, d: u32, compound_ok: bool) -> Option<(String, String)> {
-        let compound = compound_ok
-            && self.rng.chance(55)
-            && self.pick_mut(&[Ty::I32, Ty::U32, Ty::Bool]).is_some();
+        let compound =
+            compound_ok && self.rng.chance(55) && self.pick_mut(&COMPOUND_TYPES).is_some();
         if !compound {
-            let i = self.pick_mut(&[Ty::I32, Ty::U32, Ty::F32, Ty::Bool])?;
+            let i = self.pick_mut(&LOCAL_TYPES)?;
             let (name, ty, fp) = (self.vars[i].name.clone(), self.vars[i].ty, self.vars[i].fp);
             let e = self.ex(ty, d, Req::store(fp));
             return Some((format!("{name} = {};", e.k), format!("{name} = {};", e.h)));
         }
-        let i = self.pick_mut(&[Ty::I32, Ty::U32, Ty::Bool])?;
+        let i = self.pick_mut(&COMPOUND_TYPES)?;
         let (name, ty) = (self.vars[i].name.clone(), self.vars[i].ty);
         if !self.f.self_mutating_compound {
             self.vars[i].frozen = true;
@@ -932,7 +1056,7 @@ impl Gen {
         } else {
             let op = ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"][self.rng.below(10)];
             let e = if op == "<<" || op == ">>" {
-                let st = self.int_ty();
+                let st = self.any_int_ty();
                 self.ex(st, d, ANY)
             } else {
                 self.ex(ty, d, LOOSE)
@@ -957,7 +1081,7 @@ impl Gen {
     }
 
     fn for_stmt(&mut self, depth: u32, ind: &str, k: &mut String, h: &mut String) {
-        let lt = self.int_ty();
+        let lt = self.any_int_ty();
         let (rk, rh) = self.range(lt);
         let var = if self.rng.chance(10) {
             "_".to_string()
@@ -992,7 +1116,7 @@ impl Gen {
     /// A `for` range over `lt`: kernel and host texts.
     fn range(&mut self, lt: Ty) -> (String, String) {
         let t = lt.name();
-        let lo = if lt == Ty::I32 {
+        let lo = if lt.signed() {
             self.rng.between(-4, 4)
         } else {
             self.rng.between(0, 4)
@@ -1035,7 +1159,7 @@ impl Gen {
         }
         loop {
             let e = match ty {
-                Ty::I32 | Ty::U32 => self.int_node(ty, d),
+                Ty::I32 | Ty::U32 | Ty::U8 | Ty::I8 | Ty::U16 | Ty::I16 => self.int_node(ty, d),
                 Ty::F32 => self.float_node(d, req),
                 Ty::Bool => self.bool_node(d),
             };
@@ -1079,7 +1203,13 @@ impl Gen {
                 }
                 2 => {
                     if ty != Ty::Bool && (ty != Ty::F32 || req.ok(Fp::input(0))) {
-                        let (p, view) = match ty {
+                        // A small integer: an `i32` or `u32` input cast.
+                        let src = if ty.small() {
+                            INT_TYPES[self.rng.below(2)]
+                        } else {
+                            ty
+                        };
+                        let (p, view) = match src {
                             Ty::I32 => ("i", "xi"),
                             Ty::U32 => ("u", "xu"),
                             _ => ("f", "xf"),
@@ -1099,6 +1229,13 @@ impl Gen {
                             )
                             .with(fp)
                         };
+                        if ty.small() {
+                            let t = ty.name();
+                            return Ex::new(
+                                format!("({} as {t})", e.k),
+                                format!("({} as {t})", e.h),
+                            );
+                        }
                         return e;
                     }
                 }
@@ -1107,12 +1244,12 @@ impl Gen {
                         continue;
                     }
                     if ty == Ty::F32 {
-                        let it = self.int_ty();
+                        let it = self.any_int_ty();
                         let e = self.leaf(it, ANY);
                         return Ex::new(format!("({} as f32)", e.k), format!("({} as f32)", e.h));
                     }
                     if ty == Ty::Bool {
-                        let ct = self.int_ty();
+                        let ct = self.any_int_ty();
                         let a = self.leaf(ct, ANY);
                         let b = self.leaf(ct, LOOSE);
                         let op = ["==", "!=", "<", "<=", ">", ">="][self.rng.below(6)];
@@ -1120,6 +1257,13 @@ impl Gen {
                             format!("({} {op} {})", a.k, b.k),
                             format!("({} {op} {})", a.h, b.h),
                         );
+                    }
+                    if ty.small() && self.rng.chance(50) {
+                        // Another integer, truncated.
+                        let it = self.any_int_ty();
+                        let e = self.leaf(it, ANY);
+                        let t = ty.name();
+                        return Ex::new(format!("({} as {t})", e.k), format!("({} as {t})", e.h));
                     }
                     let e = self.int_lit(ty, req.untyped);
                     return e;
@@ -1129,6 +1273,9 @@ impl Gen {
     }
 
     fn int_lit(&mut self, ty: Ty, untyped_ok: bool) -> Ex {
+        if ty.small() {
+            return self.small_lit(ty, untyped_ok);
+        }
         let t = ty.name();
         let v: i64 = if ty == Ty::I32 {
             const VALUES: [i64; 24] = [
@@ -1206,6 +1353,57 @@ impl Gen {
             v.abs().to_string()
         };
         let text = if v < 0 {
+            format!("(-{digits}{suffix})")
+        } else {
+            format!("{digits}{suffix}")
+        };
+        let mut e = Ex::same(text);
+        e.untyped = untyped;
+        e
+    }
+
+    /// A literal of a small integer type (in range; a negative one
+    /// `(-5i8)`, `(-128i8)` included).
+    fn small_lit(&mut self, ty: Ty, untyped_ok: bool) -> Ex {
+        const VALUES: [i64; 33] = [
+            0, 1, -1, 2, -2, 3, -3, 5, -7, 7, 8, 15, 16, 31, 32, 33, -32, 63, 64, 100, -100, 127,
+            -128, 128, 200, 255, 256, 1000, -1000, 32767, -32768, 32768, 65535,
+        ];
+        let t = ty.name();
+        let (lo, hi) = ty.range();
+        let v: i64 = match self.rng.below(4) {
+            0 => {
+                let bits = self.rng.next();
+                match ty {
+                    Ty::U8 => i64::from(bits as u8),
+                    Ty::I8 => i64::from(bits as u8 as i8),
+                    Ty::U16 => i64::from(bits as u16),
+                    _ => i64::from(bits as u16 as i16),
+                }
+            }
+            _ => {
+                let fit: Vec<i64> = VALUES
+                    .iter()
+                    .copied()
+                    .filter(|v| (lo..=hi).contains(v))
+                    .collect();
+                fit[self.rng.below(fit.len())]
+            }
+        };
+        if self.f.small_int_consts && (v == hi || (ty.signed() && v == lo)) && self.rng.chance(40) {
+            let which = if v == hi { "MAX" } else { "MIN" };
+            return Ex::same(format!("{t}::{which}"));
+        }
+        let untyped = untyped_ok && self.rng.chance(50);
+        let suffix = if untyped { "" } else { t };
+        let digits = if v >= 0 && self.rng.chance(15) {
+            format!("{v:#x}")
+        } else {
+            v.abs().to_string()
+        };
+        let text = if v == lo && v < 0 && !self.f.small_min_literal {
+            format!("(-{}{suffix} - 1)", -v - 1)
+        } else if v < 0 {
             format!("(-{digits}{suffix})")
         } else {
             format!("{digits}{suffix}")
@@ -1359,7 +1557,9 @@ impl Gen {
                 format!("((|{name}: {t}| {body})({init}))")
             }
         };
-        let f = self.fresh("f");
+        // Not `f1` or `f2`, which would hide the inputs of those names
+        // from the argument.
+        let f = self.fresh("g");
         Ex::new(text(&init.k, &body.k, &f), text(&init.h, &body.h, &f)).with(fp)
     }
 
@@ -1382,7 +1582,7 @@ impl Gen {
 
     /// A `match` on an integer, with values of type `ty`.
     fn match_ex(&mut self, ty: Ty, d: u32, req: Req) -> Ex {
-        let st = self.int_ty();
+        let st = self.any_int_ty();
         let s = self.ex(st, d - 1, ANY);
         let req = req.typed();
         let mut fp: Option<Fp> = None;
@@ -1434,7 +1634,7 @@ impl Gen {
     /// A refutable pattern over `st`.
     fn pattern(&mut self, st: Ty) -> String {
         let lit = |g: &mut Gen| -> i64 {
-            if st == Ty::I32 {
+            if st.signed() {
                 g.rng.between(-8, 8)
             } else {
                 g.rng.between(0, 8)
@@ -1470,10 +1670,19 @@ impl Gen {
                     .map(|v| v.name.clone())
                     .collect();
                 if consts.is_empty() {
-                    if st == Ty::I32 {
-                        ["i32::MIN", "i32::MAX"][self.rng.below(2)].to_string()
+                    let t = st.name();
+                    let (lo, hi) = st.range();
+                    let v = if st.signed() {
+                        ["MIN", "MAX"][self.rng.below(2)]
                     } else {
-                        "u32::MAX".to_string()
+                        "MAX"
+                    };
+                    if !st.small() || self.f.small_int_consts {
+                        format!("{t}::{v}")
+                    } else if v == "MIN" && self.f.small_min_literal {
+                        lo.to_string()
+                    } else {
+                        hi.to_string()
                     }
                 } else {
                     consts[self.rng.below(consts.len())].clone()
@@ -1482,12 +1691,16 @@ impl Gen {
         }
     }
 
-    /// An expression with an operator or call at the top, of `ty` (`i32`
-    /// or `u32`), or `None` to draw again.
+    /// An expression with an operator or call at the top, of the integer
+    /// type `ty`, or `None` to draw again. Small integer types get no bit
+    /// functions (`rotate_*`, `reverse_bits`, ...) and no `*_euclid`.
     fn int_node(&mut self, ty: Ty, d: u32) -> Option<Ex> {
         let t = ty.name();
-        let i32_only = |w: u32| if ty == Ty::I32 { w } else { 0 };
+        let signed = |w: u32| if ty.signed() { w } else { 0 };
+        let unsigned = |w: u32| if ty.signed() { 0 } else { w };
         let u32_only = |w: u32| if ty == Ty::U32 { w } else { 0 };
+        let wide = |w: u32| if ty.small() { 0 } else { w };
+        let unsigned_neg = self.f.wrapping_neg && (!ty.small() || self.f.small_wrapping_neg);
         let weights = [
             20,
             8,
@@ -1496,11 +1709,11 @@ impl Gen {
             6,
             4,
             2,
-            i32_only(3) + if self.f.wrapping_neg { u32_only(2) } else { 0 },
+            signed(3) + if unsigned_neg { unsigned(2) } else { 0 },
             2,
-            2,
-            3,
-            1,
+            wide(2),
+            wide(3),
+            wide(1),
             u32_only(4),
             u32_only(2),
             8,
@@ -1536,7 +1749,7 @@ impl Gen {
             2 => {
                 let (op, f) = [("<<", "shl"), (">>", "shr")][self.rng.below(2)];
                 let a = self.ex(ty, d - 1, ANY);
-                let st = self.int_ty();
+                let st = self.any_int_ty();
                 let b = self.ex(st, d - 1, ANY);
                 if !self.f.const_block_operands && (a.has_block() || b.has_block()) {
                     return None;
@@ -1548,8 +1761,8 @@ impl Gen {
             }
             3 => {
                 let a = self.ex(ty, d - 1, ANY);
-                if ty == Ty::I32 && self.rng.chance(50) {
-                    Ex::new(format!("(-{})", a.k), format!("i32::wrapping_neg({})", a.h))
+                if ty.signed() && self.rng.chance(50) {
+                    Ex::new(format!("(-{})", a.k), format!("{t}::wrapping_neg({})", a.h))
                 } else {
                     Ex::new(format!("(!{})", a.k), format!("(!{})", a.h))
                 }
@@ -1583,10 +1796,10 @@ impl Gen {
             }
             7 => {
                 let a = self.ex(ty, d - 1, ANY);
-                if ty == Ty::I32 && self.rng.chance(50) {
+                if ty.signed() && self.rng.chance(50) {
                     Ex::new(
                         format!("({}).abs()", a.k),
-                        format!("i32::wrapping_abs({})", a.h),
+                        format!("{t}::wrapping_abs({})", a.h),
                     )
                 } else {
                     Ex::new(
@@ -1654,7 +1867,7 @@ impl Gen {
                 )
             }
             14 => {
-                let from = [Ty::I32, Ty::U32, Ty::F32, Ty::Bool][self.rng.weighted(&[3, 3, 5, 2])];
+                let from = self.cast_from_ty([3, 3, 5, 2]);
                 let a = self.ex(from, d - 1, ANY);
                 Ex::new(format!("({} as {t})", a.k), format!("(({}) as {t})", a.h))
             }
@@ -1927,7 +2140,7 @@ impl Gen {
                 .with(fp)
             }
             11 => {
-                let it = self.int_ty();
+                let it = self.any_int_ty();
                 let a = self.ex(it, d - 1, ANY);
                 Ex::new(format!("({} as f32)", a.k), format!("(({}) as f32)", a.h))
             }
@@ -1994,7 +2207,11 @@ impl Gen {
             if self.f.matches { 1 } else { 0 },
         ]) {
             0 => {
-                let ct = [Ty::I32, Ty::U32, Ty::F32, Ty::Bool][self.rng.weighted(&[3, 3, 4, 1])];
+                let ct = if self.f.small_ints {
+                    LOCAL_TYPES[self.rng.weighted(&[6, 6, 8, 2, 1, 1, 1, 1])]
+                } else {
+                    [Ty::I32, Ty::U32, Ty::F32, Ty::Bool][self.rng.weighted(&[3, 3, 4, 1])]
+                };
                 let ops: &[&str] = if ct == Ty::Bool {
                     &["==", "!="]
                 } else {

@@ -4,7 +4,9 @@
 //! `tests/fuzz/gen.rs`) call these instead of `/`, `%`, `<<`, `>>`,
 //! `clamp`, `div_euclid` and `rem_euclid`. (`checked_*` is `None` where
 //! the kernel's result is the dividend or 0: a zero divisor, and
-//! `i32::MIN` divided by -1.)
+//! `i32::MIN` divided by -1.) The small integers `u8`, `i8`, `u16` and
+//! `i16` have the same `/`, `%`, shifts (amounts modulo 8 or 16) and
+//! `clamp` as `i32` and `u32` at their own width.
 
 #![allow(dead_code)]
 
@@ -83,3 +85,41 @@ pub(crate) fn div_euclid_u32(a: u32, b: u32) -> u32 {
 pub(crate) fn rem_euclid_u32(a: u32, b: u32) -> u32 {
     a.checked_rem(b).unwrap_or(0)
 }
+
+/// `div_*`, `rem_*`, `shl_*`, `shr_*` and `clamp_*` of a small integer
+/// type, as those of `i32` and `u32`: `a / 0 == a`, `a % 0 == 0`, `MIN /
+/// -1 == MIN` and `MIN % -1 == 0` (signed), shift amounts modulo the
+/// type's width (`>>` arithmetic on signed types, logical on unsigned).
+macro_rules! small_int_helpers {
+    ($t:ident, $div:ident, $rem:ident, $shl:ident, $shr:ident, $clamp:ident) => {
+        #[doc = concat!("`a / b` on `", stringify!($t), "`: `a / 0 == a`, `MIN / -1 == MIN`.")]
+        pub(crate) fn $div(a: $t, b: $t) -> $t {
+            a.checked_div(b).unwrap_or(a)
+        }
+
+        #[doc = concat!("`a % b` on `", stringify!($t), "`: `a % 0 == 0`, `MIN % -1 == 0`.")]
+        pub(crate) fn $rem(a: $t, b: $t) -> $t {
+            a.checked_rem(b).unwrap_or(0)
+        }
+
+        #[doc = concat!("`a << n` on `", stringify!($t), "`, `n` modulo its width.")]
+        pub(crate) fn $shl(a: $t, n: u32) -> $t {
+            a.wrapping_shl(n)
+        }
+
+        #[doc = concat!("`a >> n` on `", stringify!($t), "`, `n` modulo its width.")]
+        pub(crate) fn $shr(a: $t, n: u32) -> $t {
+            a.wrapping_shr(n)
+        }
+
+        #[doc = concat!("`x.clamp(lo, hi)` on `", stringify!($t), "` (see [`clamp_i32`]).")]
+        pub(crate) fn $clamp(x: $t, lo: $t, hi: $t) -> $t {
+            x.max(lo).min(hi)
+        }
+    };
+}
+
+small_int_helpers!(u8, div_u8, rem_u8, shl_u8, shr_u8, clamp_u8);
+small_int_helpers!(i8, div_i8, rem_i8, shl_i8, shr_i8, clamp_i8);
+small_int_helpers!(u16, div_u16, rem_u16, shl_u16, shr_u16, clamp_u16);
+small_int_helpers!(i16, div_i16, rem_i16, shl_i16, shr_i16, clamp_i16);

@@ -34,7 +34,7 @@ use super::expand::{Cx, Exits, native_expr, native_stmt};
 
 /// The body of the split native closure of `k` (which is tiled), or `None`
 /// if the kernel needs the threaded form.
-pub(crate) fn split(k: &Kernel) -> Option<TokenStream> {
+pub(crate) fn split(k: &Kernel) -> Result<TokenStream, &'static str> {
     // Locals that share a name (`let v` declared again after a barrier, a
     // name reused in two loops) get names of their own first: the regions
     // restore and store slotted locals by name.
@@ -70,7 +70,7 @@ pub(crate) fn split(k: &Kernel) -> Option<TokenStream> {
     let poll = quote!(::amp_core::__private::kernel::poll);
     let index = &k.index;
     let origin = vec![quote!(0i32); k.rank as usize];
-    Some(quote! {
+    Ok(quote! {
         #(#slots)*
         #(#tiles)*
         '__amp_tile: for __amp_tile in __amp_batch.tiles() {
@@ -94,12 +94,30 @@ enum Node<'a> {
     For(&'a Stmt, Vec<Node<'a>>),
 }
 
-fn nodes(b: &Block) -> Option<Vec<Node<'_>>> {
-    if b.tail.as_ref().is_some_and(|t| expr_has_barrier(t)) {
-        return None;
+/// Why a kernel whose barrier sits inside an expression keeps the threaded
+/// form.
+const IN_EXPRESSION: &str = "a barrier is inside an expression (an `if` or block used as a value, a loop condition or bound, a `let` value): only barriers in statements (also inside `if`, `while`, `loop` and `for` statements) are split; write `while c { .. }` with the barrier in its body rather than in a block that computes `c`";
+
+/// Why a kernel that passes the tiled index to a function keeps the
+/// threaded form.
+const TILED_CALL: &str = "it passes the tiled index to a `#[kernel]` function, which may wait on the barrier inside (the split form cuts only the kernel's own body at its barriers)";
+
+/// The reason `e`, which reaches a barrier, keeps the threaded form.
+fn expression_reason(e: &Expr) -> &'static str {
+    let mut call = false;
+    visit_expr(e, &mut |x| call |= matches!(x.kind, ExprKind::TiledArg(_)));
+    if call { TILED_CALL } else { IN_EXPRESSION }
+}
+
+/// Why a kernel whose body ends in a value keeps the threaded form.
+const TAIL_VALUE: &str = "a block with barriers ends in a value";
+
+fn nodes(b: &Block) -> Result<Vec<Node<'_>>, &'static str> {
+    if let Some(t) = b.tail.as_ref().filter(|t| expr_has_barrier(t)) {
+        return Err(expression_reason(t));
     }
     if b.tail.is_some() && b.stmts.iter().any(stmt_has_barrier) {
-        return None;
+        return Err(TAIL_VALUE);
     }
     let mut out = Vec::new();
     let mut run: Vec<&Stmt> = Vec::new();
@@ -113,7 +131,7 @@ fn nodes(b: &Block) -> Option<Vec<Node<'_>>> {
             StmtKind::Barrier(..) => {}
             StmtKind::If(c, a, e) => {
                 if expr_has_barrier(c) {
-                    return None;
+                    return Err(expression_reason(c));
                 }
                 let e = match e {
                     Some(e) => Some(nodes(e)?),
@@ -123,7 +141,7 @@ fn nodes(b: &Block) -> Option<Vec<Node<'_>>> {
             }
             StmtKind::While(c, body) => {
                 if expr_has_barrier(c) {
-                    return None;
+                    return Err(expression_reason(c));
                 }
                 out.push(Node::While(c, nodes(body)?));
             }
@@ -139,22 +157,27 @@ fn nodes(b: &Block) -> Option<Vec<Node<'_>>> {
                     || expr_has_barrier(end)
                     || step.as_ref().is_some_and(expr_has_barrier)
                 {
-                    return None;
+                    return Err(IN_EXPRESSION);
                 }
                 out.push(Node::For(s, nodes(body)?));
             }
             // A barrier inside an expression statement, a `let` value or an
             // assignment.
-            _ => return None,
+            StmtKind::Expr(e) | StmtKind::Let { init: Some(e), .. } | StmtKind::Assign(_, _, e)
+                if expr_has_barrier(e) =>
+            {
+                return Err(expression_reason(e));
+            }
+            _ => return Err(IN_EXPRESSION),
         }
     }
     if b.tail.is_some() {
         // A value at the end of the kernel or of a loop body (rare: they
         // are `()`).
-        return None;
+        return Err(TAIL_VALUE);
     }
     flush(&mut run, &mut out);
-    Some(out)
+    Ok(out)
 }
 
 /// Ends the current run of statements without barriers: a region.
@@ -513,9 +536,9 @@ impl Info {
         }
     }
 
-    /// Chooses the slotted locals; `None` if the kernel needs the threaded
-    /// form.
-    fn decide(&mut self) -> Option<()> {
+    /// Chooses the slotted locals; an error (why) if the kernel needs the
+    /// threaded form.
+    fn decide(&mut self) -> Result<(), &'static str> {
         let mut used_in: HashMap<u32, BTreeSet<Option<usize>>> = HashMap::new();
         for (r, u) in self.regions.iter().enumerate() {
             for id in &u.uses {
@@ -532,7 +555,9 @@ impl Info {
             let Some(home) = decl.region else { continue };
             if places.iter().any(|p| *p != Some(home)) {
                 if !decl.has_value {
-                    return None;
+                    return Err(
+                        "a local declared without a value (`let x;`) is used on both sides of a barrier: give it a value where it is declared",
+                    );
                 }
                 self.slotted.insert(*id);
             }
@@ -544,10 +569,12 @@ impl Info {
         for id in self.slotted.iter().chain(tiles) {
             let name = &self.names[id];
             if self.names.iter().any(|(other, n)| other != id && n == name) {
-                return None;
+                return Err(
+                    "a local used on both sides of a barrier, or a `tile_static` array, shares its name with another local",
+                );
             }
         }
-        Some(())
+        Ok(())
     }
 }
 
@@ -1086,7 +1113,8 @@ mod tests {
                 c[t.global] = v;
             }
         });
-        assert!(split(&k).is_none());
+        let why = split(&k).expect_err("a value-less local across a barrier");
+        assert!(why.contains("without a value"), "{why}");
     }
 }
 

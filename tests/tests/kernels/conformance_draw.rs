@@ -232,6 +232,8 @@ mod switch_do_while {
 
     /// Copies `a` to an `Array`, launches the kernel over it in tiles of
     /// `GROUP_SIZE` and returns the per-group results (poisoned first).
+    // Runs in the CPU accelerator's threaded form (the macro's warning says why).
+    #[allow(deprecated)]
     pub(super) fn run<T: Number>(
         view: &AcceleratorView,
         a: &[T],
@@ -383,6 +385,8 @@ mod while_if {
 
     /// Copies `a` to an `Array`, launches the kernel over it in tiles of
     /// `GROUP_SIZE` and returns the per-group results (poisoned first).
+    // Runs in the CPU accelerator's threaded form (the macro's warning says why).
+    #[allow(deprecated)]
     pub(super) fn run<T: Number>(
         view: &AcceleratorView,
         a: &[T],
@@ -572,6 +576,8 @@ mod for_do_while {
 
     /// Copies `a` to an `Array`, launches the kernel over it in tiles of
     /// `GROUP_SIZE` and returns the per-group results (poisoned first).
+    // Runs in the CPU accelerator's threaded form (the macro's warning says why).
+    #[allow(deprecated)]
     pub(super) fn run<T: Number>(
         view: &AcceleratorView,
         a: &[T],

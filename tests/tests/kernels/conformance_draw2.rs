@@ -123,6 +123,8 @@ mod do_while_07 {
 /// `tile_static` memory and a barrier, from inside a `do`-`while` loop that
 /// breaks after the call; the kernel's `x` is a local of the lambda.
 #[test]
+// Runs in the CPU accelerator's threaded form (the macro's warning says why).
+#[allow(deprecated)]
 fn control_flow_test07_do_while() {
     use do_while_07::*;
     for (k, (view, what)) in all_views().into_iter().enumerate() {
@@ -351,6 +353,8 @@ mod switch_for {
 
     /// Copies `a` to an `Array`, launches `kernel` over it in tiles of
     /// `GROUP_SIZE` and returns the per-group results (poisoned first).
+    // Runs in the CPU accelerator's threaded form (the macro's warning says why).
+    #[allow(deprecated)]
     pub(super) fn run<T: Number>(view: &AcceleratorView, a: &[T], hundred: T, poison: T, x: i32) -> Vec<T> {
         let fa = Array::from_slice([SIZE], a, view).unwrap();
         let fb = Array::from_slice([SIZE / GROUP_SIZE], &[poison; (SIZE / GROUP_SIZE) as usize], view).unwrap();
@@ -412,6 +416,8 @@ mod if_do_while {
 
     /// Copies `a` to an `Array`, launches `kernel` over it in tiles of
     /// `GROUP_SIZE` and returns the per-group results (poisoned first).
+    // Runs in the CPU accelerator's threaded form (the macro's warning says why).
+    #[allow(deprecated)]
     pub(super) fn run<T: Number>(view: &AcceleratorView, a: &[T], hundred: T, poison: T, x: i32) -> Vec<T> {
         let fa = Array::from_slice([SIZE], a, view).unwrap();
         let fb = Array::from_slice([SIZE / GROUP_SIZE], &[poison; (SIZE / GROUP_SIZE) as usize], view).unwrap();

@@ -276,6 +276,8 @@ fn reverse_tile(data: &ArrayView<'_, i32, 1>, t: &TiledIndex<1>, width: i32) {
 /// function with barriers; against plain Rust on fresh random inputs on
 /// every accelerator, every output element checked.
 #[amp_test]
+// Runs in the CPU accelerator's threaded form (the macro's warning says why).
+#[allow(deprecated)]
 fn functions_take_views_and_the_tiled_index() {
     const TS: i32 = 64;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -494,6 +496,8 @@ fn tile_population(t: &TiledIndex<1>) -> u32 {
 /// `tile_static` scalar; against plain Rust on fresh random inputs on every
 /// accelerator, every output element checked.
 #[amp_test]
+// Runs in the CPU accelerator's threaded form (the macro's warning says why).
+#[allow(deprecated)]
 fn functions_declare_tile_static_memory() {
     const TS: i32 = 32;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -947,6 +951,8 @@ fn store_tile_dot(
 /// fresh random inputs on every accelerator, every output element
 /// checked.
 #[amp_test]
+// Runs in the CPU accelerator's threaded form (the macro's warning says why).
+#[allow(deprecated)]
 fn writable_view_parameters_only_read_are_passed_on() {
     const TS: i32 = 16;
     for (k, acc) in accelerators().into_iter().enumerate() {
@@ -1011,6 +1017,8 @@ fn weighted_tile_sum(
 /// on them (its summary, checked at compile time); against plain Rust on
 /// fresh random inputs on every accelerator, every output element checked.
 #[amp_test]
+// Runs in the CPU accelerator's threaded form (the macro's warning says why).
+#[allow(deprecated)]
 fn functions_take_the_tiled_index_and_per_thread_arguments() {
     const TS: i32 = 16;
     for (k, acc) in accelerators().into_iter().enumerate() {

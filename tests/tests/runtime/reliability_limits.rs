@@ -503,6 +503,8 @@ fn llvmpipe_loop_child() {
 /// `tests/ui/kernel_barrier_divergent_{and,or,while_condition}.rs`), and
 /// run on every accelerator.
 #[amp_test]
+// Runs in the CPU accelerator's threaded form (the macro's warning says why).
+#[allow(deprecated)]
 fn uniform_barriers_in_conditions_run() {
     for (k, (view, what)) in all_views().into_iter().enumerate() {
         let mut rng = Rng::new(9300 + k as u64);

@@ -111,11 +111,17 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
     let native_body = native_block(Cx::default(), &k.body);
     let index = &k.index;
     let split = if k.tiled {
-        super::split::split(k)
+        Some(super::split::split(k))
     } else {
         None
     };
-    let launch = if let Some(split) = split {
+    // A tiled kernel the split form does not cover runs with a thread per
+    // work item on the CPU accelerator: a warning at the kernel says why.
+    let threaded_warning = match &split {
+        Some(Err(why)) => threaded_warning(why, k.span),
+        _ => TokenStream::new(),
+    };
+    let launch = if let Some(Ok(split)) = split {
         quote! {
             // Locals restored per work item may go unused or unassigned in
             // some regions.
@@ -139,6 +145,7 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
         }
     } else if k.tiled {
         quote! {
+            #threaded_warning
             #[allow(clippy::all, unused_parens, unused_braces)]
             let __amp_native = ::amp_core::__private::kernel::native_tiled_kernel::<#rank, _, _>(
                 &__amp_captures,
@@ -349,4 +356,20 @@ pub(crate) fn varying_arg_checks(body: &Block, tiled: bool) -> TokenStream {
             }
         });
     quote!(#(#checks)*)
+}
+
+/// A compile-time warning at the kernel (stable Rust has no warnings from
+/// procedural macros: the use of a deprecated item carries the text) that
+/// a tiled kernel runs with a thread per work item on the CPU accelerator,
+/// and why. `#[allow(deprecated)]` on the enclosing function silences it.
+fn threaded_warning(why: &str, span: Span) -> TokenStream {
+    let note = format!(
+        "amp-rs: this tiled kernel runs on the CPU accelerator with a thread per work item (tens to hundreds of times slower than its split form, which runs a tile's work items in turn on one thread) because {why}. GPUs are not affected. Silence with #[allow(deprecated)] on the enclosing function."
+    );
+    quote_spanned! {span=>
+        #[allow(non_upper_case_globals)]
+        #[deprecated(note = #note)]
+        const cpu_form_threaded: () = ();
+        let () = cpu_form_threaded;
+    }
 }
