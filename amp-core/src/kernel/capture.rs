@@ -50,7 +50,7 @@ pub enum ScalarValue {
 /// compile error at the capture.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel",
-    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64`, `bool`, short-vector, `Index` or `Extent` values (by copy); in generic code, bound a captured type parameter by `amp_core::Number`, `Float` or `Integer`",
+    note = "kernels capture `ArrayView`s and `Array`s (by handle) and `i32`, `u32`, `f32`, `f64`, `u8`, `i8`, `u16`, `i16`, `bool`, short-vector, `Index` or `Extent` values (by copy); in generic code, bound a captured type parameter by `amp_core::Number`, `Float` or `Integer`",
     note = "host data (a `Vec`, a slice) goes in through a view made outside the kernel: `let w = ArrayView::new([n], &data)?;`, then use `w[idx]` in the kernel"
 )]
 pub trait Capture {
