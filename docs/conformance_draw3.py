@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Third seeded draw of C++ AMP conformance cases for docs/conformance.md.
+
+Usage: python3 docs/conformance_draw3.py <hcc git dir> [commit]
+
+<hcc git dir> is a clone (bare or not) of github.com/ROCm/hcc. The suite
+(amp-conformance/Tests) was removed from hcc's master by commit fe2ef95a, so
+the draw reads the tree of its parent, aaac0a59 (the last commit holding the
+suite), unless another commit is given.
+
+Population: every test.cpp file under the kernel-heavy directories below
+(the second draw's), sorted as Python sorts strings, less every case that
+the first draw (docs/conformance_draw.py) or the second draw
+(docs/conformance_draw2.py) took. Both earlier draws are recomputed here
+with their own scripts' population and sampling code, so the exclusion is
+reproducible. Draw: random.Random(20261130).sample(population, 25).
+Standard library only.
+"""
+
+import importlib.util
+import os
+import random
+import subprocess
+import sys
+
+SEED = 20261130
+COUNT = 25
+COMMIT = "aaac0a59ecbc72870fd64bd81a201c9fe69731ec"
+ROOT = "amp-conformance/Tests"
+# The directories whose cases run kernel code (as in the second draw).
+DIRS = [
+    "7_para_for_each",  # parallel_for_each, captures, compute domains
+    "8_Corr_Sync_Cxx_AMP_Prog",  # tile barriers and synchronisation
+    "2_Cxx_Lang_Exte/2_x_general",  # expressions and statements in amp code
+]
+
+
+def load(name):
+    """Imports docs/<name>.py, the script of an earlier draw."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def earlier_draws(git_dir, commit):
+    """The cases of the first and second draws, each drawn as its script does."""
+    drawn = []
+    for name in ("conformance_draw", "conformance_draw2"):
+        m = load(name)
+        cases = m.population(git_dir, commit)
+        drawn.append(random.Random(m.SEED).sample(cases, m.COUNT))
+    return drawn
+
+
+def population(git_dir, commit):
+    out = subprocess.run(
+        ["git", "-C", git_dir, "ls-tree", "-r", "--name-only", commit, "--"]
+        + [ROOT + "/" + d for d in DIRS],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return sorted(p for p in out.splitlines() if p.split("/")[-1] == "test.cpp")
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        sys.exit(__doc__)
+    commit = sys.argv[2] if len(sys.argv) == 3 else COMMIT
+    first, second = earlier_draws(sys.argv[1], commit)
+    excluded = set(first) | set(second)
+    whole = population(sys.argv[1], commit)
+    cases = [p for p in whole if p not in excluded]
+    print(
+        "# commit %s, seed %d, %d of %d cases (%d of the %d left out: drawn before)"
+        % (commit, SEED, COUNT, len(cases), len(whole) - len(cases), len(whole))
+    )
+    for d in DIRS:
+        n = sum(p.startswith(ROOT + "/" + d + "/") for p in cases)
+        print("# population %s: %d" % (d, n))
+    drawn = random.Random(SEED).sample(cases, COUNT)
+    for i, p in enumerate(drawn, 1):
+        print("%2d %s" % (i, p))
+
+
+if __name__ == "__main__":
+    main()
