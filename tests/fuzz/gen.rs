@@ -42,7 +42,7 @@
 //! `to_degrees`, `to_radians`).
 //!
 //! The small integers ([`GEN_SMALL_INTS`]) compute as Rust's release
-//! builds at their own width: literals with suffixes (`200u8`, `(-128i8)`)
+//! builds at their own width: literals with suffixes (`200u8`, `(-5i8)`)
 //! or typed by their context, the `i32`/`u32` inputs cast (`(xi[[wi, 0]]
 //! as i8)`), arithmetic, bit operations, shifts (any integer type as the
 //! amount), `min`, `max`, `clamp`, `abs`, `wrapping_*` and `pow`, but none
@@ -77,7 +77,9 @@
 //!   be NaN (literals, integer casts, other `min`s, or a value tested with
 //!   `is_nan`, `is_finite` or `x == x` and replaced);
 //! - *zero sign definite*: the result's sign is defined even when it is
-//!   zero (no arithmetic, `min`, `max` or `abs` inside). `signum`, the sign
+//!   zero (no arithmetic, `min`, `max` or `abs` inside, and no `if` or
+//!   `match` choosing between values a driver may know: see
+//!   [`GEN_SELECTED_ZERO_SIGN`]). `signum`, the sign
 //!   operand of `copysign`, `is_sign_negative`/`is_sign_positive`,
 //!   `to_bits` and a divisor only get such values (and `copysign`,
 //!   `is_sign_*` and `to_bits` NaN-free ones, since a NaN's sign and
@@ -105,8 +107,8 @@
 //! Constructs with a known bug are generated only when their flag is on:
 //! [`GEN_BOOL_XOR`], [`GEN_WRAPPING_NEG`], [`GEN_SELF_MUTATING_COMPOUND`]
 //! (bugs being fixed), [`GEN_FRACT_OF_ROUNDED`], [`GEN_ABS_ZERO_SIGN`],
-//! [`GEN_CONST_ZERO_DIVISOR`] (differences on lavapipe found by this
-//! fuzzer), [`GEN_CONST_BLOCK_OPERANDS`] (WGSL that naga rejects, found by
+//! [`GEN_CONST_ZERO_DIVISOR`], [`GEN_SELECTED_ZERO_SIGN`] (differences on
+//! lavapipe found by this fuzzer), [`GEN_CONST_BLOCK_OPERANDS`] (WGSL that naga rejects, found by
 //! this fuzzer), [`GEN_FAST_MATH_IDENTITIES`] (driver latitude the
 //! documentation allows), and for the small integers
 //! [`GEN_SMALL_INT_CONSTS`] (constants, which kernels refuse),
@@ -164,6 +166,14 @@ pub(crate) const GEN_MATCH: bool = true;
 /// `f32` outputs compared within a tolerance (division, `sqrt`,
 /// multiply-add).
 pub(crate) const GEN_APPROX_F32: bool = true;
+/// The sign of a zero chosen by an `if` or `match` between values the
+/// driver may know (not all read from inputs) counts as defined. lavapipe
+/// turns `if c { 1.0 } else { -0.0 }` (and `match` arms alike) into `+0.0`
+/// where `-0.0` is chosen (NIR's `bcsel(c, 1.0, 0.0)` to `b2f(c)`, with
+/// `-0.0` taken for `0.0`), so `x.copysign(if c { 1.0 } else { -0.0 })` is
+/// `|x|`: the no-signed-zeros latitude, outside arithmetic
+/// (`docs/kernel-language.md` section 5).
+pub(crate) const GEN_SELECTED_ZERO_SIGN: bool = false;
 /// Values of the small integer types `u8`, `i8`, `u16` and `i16`. Off, the
 /// kernels are those of the generator before them, draw for draw.
 pub(crate) const GEN_SMALL_INTS: bool = true;
@@ -210,6 +220,8 @@ pub(crate) struct Flags {
     pub(crate) matches: bool,
     /// [`GEN_APPROX_F32`].
     pub(crate) approx_f32: bool,
+    /// [`GEN_SELECTED_ZERO_SIGN`].
+    pub(crate) selected_zero_sign: bool,
     /// [`GEN_SMALL_INTS`].
     pub(crate) small_ints: bool,
     /// [`GEN_SMALL_INT_CONSTS`].
@@ -233,6 +245,7 @@ impl Flags {
         const_block_operands: GEN_CONST_BLOCK_OPERANDS,
         matches: GEN_MATCH,
         approx_f32: GEN_APPROX_F32,
+        selected_zero_sign: GEN_SELECTED_ZERO_SIGN,
         small_ints: GEN_SMALL_INTS,
         small_int_consts: GEN_SMALL_INT_CONSTS,
         small_min_literal: GEN_SMALL_MIN_LITERAL,
@@ -240,7 +253,7 @@ impl Flags {
     };
 
     /// The flags and their names (`bool_xor` for [`GEN_BOOL_XOR`]).
-    fn named(&mut self) -> [(&'static str, &mut bool); 14] {
+    fn named(&mut self) -> [(&'static str, &mut bool); 15] {
         [
             ("bool_xor", &mut self.bool_xor),
             ("wrapping_neg", &mut self.wrapping_neg),
@@ -252,6 +265,7 @@ impl Flags {
             ("const_block_operands", &mut self.const_block_operands),
             ("match", &mut self.matches),
             ("approx_f32", &mut self.approx_f32),
+            ("selected_zero_sign", &mut self.selected_zero_sign),
             ("small_ints", &mut self.small_ints),
             ("small_int_consts", &mut self.small_int_consts),
             ("small_min_literal", &mut self.small_min_literal),
@@ -1484,7 +1498,12 @@ impl Gen {
         let c = self.ex(Ty::Bool, d - 1, ANY);
         let a = self.branch(ty, d - 1, req.typed());
         let b = self.branch(ty, d - 1, req.typed());
-        let fp = a.fp.join(b.fp);
+        let mut fp = a.fp.join(b.fp);
+        if ty == Ty::F32 && !self.f.selected_zero_sign && !a.fp.varies && !b.fp.varies {
+            // The driver may select between constants without their zero
+            // signs (`GEN_SELECTED_ZERO_SIGN`).
+            fp.zdef = false;
+        }
         Ex::new(
             format!("(if {} {{ {} }} else {{ {} }})", c.k, a.k, b.k),
             format!("(if {} {{ {} }} else {{ {} }})", c.h, a.h, b.h),
@@ -1588,6 +1607,8 @@ impl Gen {
         let mut fp: Option<Fp> = None;
         let mut ak = Vec::new();
         let mut ah = Vec::new();
+        // Arms whose values the driver may know.
+        let mut fixed = 0;
         let arms = 1 + self.rng.below(3);
         for arm in 0..=arms {
             let last = arm == arms;
@@ -1618,6 +1639,7 @@ impl Gen {
             let v = self.ex(ty, d - 1, req);
             self.vars.truncate(mark);
             fp = Some(fp.map_or(v.fp, |f| f.join(v.fp)));
+            fixed += usize::from(!v.fp.varies);
             ak.push(format!("{pk} => {}", v.k));
             ah.push(format!("{ph} => {}", v.h));
             if ends {
@@ -1628,7 +1650,12 @@ impl Gen {
             format!("(match {} {{ {} }})", s.k, ak.join(", ")),
             format!("(match {} {{ {} }})", s.h, ah.join(", ")),
         )
-        .with(fp.expect("an arm"))
+        .with(Fp {
+            // As in `if_ex` (`GEN_SELECTED_ZERO_SIGN`).
+            zdef: fp.is_some_and(|f| f.zdef)
+                && (ty != Ty::F32 || self.f.selected_zero_sign || fixed < 2),
+            ..fp.expect("an arm")
+        })
     }
 
     /// A refutable pattern over `st`.
@@ -2097,7 +2124,13 @@ impl Gen {
                 )
                 .with(fp)
             }
-            9 => self.if_ex(Ty::F32, d, req),
+            9 => {
+                let e = self.if_ex(Ty::F32, d, req);
+                if req.zdef && !e.fp.zdef {
+                    return None;
+                }
+                e
+            }
             10 => {
                 // A value made NaN-free: tested, and replaced by a literal.
                 let x = self.ex(
@@ -2147,7 +2180,13 @@ impl Gen {
             12 if self.rng.chance(30) => self.closure_block(Ty::F32, d, req),
             12 => self.let_block(Ty::F32, d, req),
             13 => return self.mut_block(Ty::F32, d, req),
-            _ => self.match_ex(Ty::F32, d, req),
+            _ => {
+                let e = self.match_ex(Ty::F32, d, req);
+                if req.zdef && !e.fp.zdef {
+                    return None;
+                }
+                e
+            }
         };
         Some(e)
     }
