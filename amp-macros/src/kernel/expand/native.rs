@@ -554,7 +554,7 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
             let x = native_expr(cx, x);
             quote_spanned!(span=> [#x; #len])
         }
-        ExprKind::Call(_, method, args) => native_call(cx, method, args, span),
+        ExprKind::Call(f, method, args) => native_call(cx, *f, method, args, span),
         // `value.m(args)` of a `#[kernel]` method: called as written
         // (Rust's auto-reference takes the receiver as `m` does); the
         // accelerators call `Type::__amp_m_recv(&mut value, args)`.
@@ -786,59 +786,79 @@ fn native_load(
     quote_spanned!(span=> #load(#name, #index))
 }
 
-/// A built-in method or function call.
-fn native_call(cx: Cx<'_>, method: &proc_macro2::Ident, args: &[Expr], span: Span) -> TokenStream {
-    // Subgroup functions: the public ones (a subgroup of one).
-    if method.to_string().starts_with("subgroup_") {
-        let args = args.iter().map(|e| native_expr(cx, e));
-        return quote_spanned!(span=> ::amp_core::#method(#(#args),*));
+/// A built-in method or function call: dispatched on the IR's built-in
+/// (the WGSL writer's), the Rust name kept for the call's spelling and span.
+fn native_call(
+    cx: Cx<'_>,
+    f: Builtin,
+    method: &proc_macro2::Ident,
+    args: &[Expr],
+    span: Span,
+) -> TokenStream {
+    let args_tokens = || args.iter().map(|e| native_expr(cx, e)).collect::<Vec<_>>();
+    match f {
+        // Subgroup functions: the public ones (a subgroup of one).
+        Builtin::SubgroupAdd
+        | Builtin::SubgroupMin
+        | Builtin::SubgroupMax
+        | Builtin::SubgroupBroadcast
+        | Builtin::SubgroupBallot
+        | Builtin::SubgroupSize
+        | Builtin::SubgroupLane => {
+            let args = args_tokens();
+            return quote_spanned!(span=> ::amp_core::#method(#(#args),*));
+        }
+        // `Index::new(arr)` / `Extent::new(arr)` of a local array (the
+        // parser names which).
+        Builtin::IndexFromArray if args.len() == 1 => {
+            let arr = native_expr(cx, &args[0]);
+            return if method == "extent_from_array" {
+                quote_spanned!(span=> ::amp_core::Extent::new(#arr))
+            } else {
+                quote_spanned!(span=> ::amp_core::Index::new(#arr))
+            };
+        }
+        Builtin::Contains if args.len() == 2 => {
+            let (e, i) = (native_expr(cx, &args[0]), native_expr(cx, &args[1]));
+            let shape = kpath("Shape");
+            return quote_spanned!(span=> #shape::contains(#e, &#i));
+        }
+        _ => {}
     }
-    if (method == "index_from_array" || method == "extent_from_array") && args.len() == 1 {
-        let arr = native_expr(cx, &args[0]);
-        return if method == "index_from_array" {
-            quote_spanned!(span=> ::amp_core::Index::new(#arr))
-        } else {
-            quote_spanned!(span=> ::amp_core::Extent::new(#arr))
-        };
-    }
-    if method == "contains" && args.len() == 2 {
-        let (e, i) = (native_expr(cx, &args[0]), native_expr(cx, &args[1]));
-        let shape = kpath("Shape");
-        return quote_spanned!(span=> #shape::contains(#e, &#i));
-    }
-    let trait_path = method_trait(&method.to_string());
-    let args = args.iter().map(|e| native_expr(cx, e));
+    let trait_path = method_trait(f);
+    let args = args_tokens();
     quote_spanned!(span=> #trait_path::#method(#(#args),*))
 }
 
-/// The runtime trait that gives the native form of the built-in `method`.
-fn method_trait(method: &str) -> TokenStream {
-    match method {
-        "size" => kpath("Shape"),
-        "linearize" | "delinearize" => kpath("Reshape"),
-        "bitcast_as" => kpath("BitcastAs"),
-        "reinterpret_load" => kpath("ReinterpretAs"),
-        "reinterpret_store" => kpath("ReinterpretStore"),
-        "abs" => kpath("Abs"),
-        "min" | "max" | "clamp" => kpath("Num"),
-        "count_ones" | "leading_zeros" | "trailing_zeros" | "reverse_bits" | "count_zeros"
-        | "leading_ones" | "trailing_ones" | "rotate_left" | "rotate_right" | "abs_diff" => {
-            kpath("Bits")
+/// The runtime trait that gives the native form of built-in `f`.
+fn method_trait(f: Builtin) -> TokenStream {
+    use Builtin::*;
+    match f {
+        Size => kpath("Shape"),
+        Linearize | Delinearize => kpath("Reshape"),
+        Bitcast => kpath("BitcastAs"),
+        ReinterpretLoad => kpath("ReinterpretAs"),
+        ReinterpretStore => kpath("ReinterpretStore"),
+        Abs => kpath("Abs"),
+        Min | Max | Clamp => kpath("Num"),
+        CountOnes | LeadingZeros | TrailingZeros | ReverseBits | CountZeros | LeadingOnes
+        | TrailingOnes | RotateLeft | RotateRight | AbsDiff => kpath("Bits"),
+        WrappingAdd | WrappingSub | WrappingMul | WrappingNeg | Pow => kpath("Wrapping"),
+        RemEuclid | DivEuclid => kpath("Euclid"),
+        Sqrt | Floor | Ceil | Exp | Exp2 | Ln | Log2 | Cos | MulAdd | Recip => {
+            kpath("Componentwise")
         }
-        "wrapping_add" | "wrapping_sub" | "wrapping_mul" | "wrapping_neg" | "pow" => {
-            kpath("Wrapping")
-        }
-        "rem_euclid" | "div_euclid" => kpath("Euclid"),
-        "sqrt" | "floor" | "ceil" | "exp" | "exp2" | "ln" | "log2" | "cos" | "mul_add"
-        | "recip" => kpath("Componentwise"),
-        "dot" | "length" | "distance" | "normalize" => kpath("Geometric"),
-        "cross" => kpath("Cross"),
-        "from_bits" => kpath("FromBits"),
-        "is_power_of_two" => kpath("PowerOfTwo"),
-        "to_bits" => kpath("ToBits"),
-        "from_f32" => kpath("HalfFromF32"),
-        "from_f64" => kpath("HalfFromF64"),
-        "to_f32" | "to_f64" => kpath("HalfTo"),
+        Dot | Length | Distance | Normalize => kpath("Geometric"),
+        Cross => kpath("Cross"),
+        FromBits => kpath("FromBits"),
+        IsPowerOfTwo => kpath("PowerOfTwo"),
+        ToBits => kpath("ToBits"),
+        HalfFromF32 => kpath("HalfFromF32"),
+        HalfFromF64 => kpath("HalfFromF64"),
+        HalfToF32 | HalfToF64 => kpath("HalfTo"),
+        // The other float functions (`sin`, `powf`, `hypot`, ...); a
+        // built-in the parser gives another Rust name than its own (a
+        // uniform load, a select) never reaches the native form as a call.
         _ => kpath("Float"),
     }
 }
