@@ -179,22 +179,20 @@ pub(crate) const GEN_SELECTED_ZERO_SIGN: bool = false;
 pub(crate) const GEN_SMALL_INTS: bool = true;
 /// Constants of the small integer types: upper-case constants (`const
 /// C0_1: u8 = 200u8;`) and paths (`u8::MAX`, also as `match` patterns).
-/// Kernels refuse them ("`u8` cannot be inlined into a kernel as a
-/// constant": `docs/kernel-language.md` section 9 lists `i32`, `u32`,
-/// `f32`, `f64` and `bool` constants only); off, the same values are
-/// literals.
-pub(crate) const GEN_SMALL_INT_CONSTS: bool = false;
+/// Kernels refused them until `ConstValue` covered the small types (found
+/// by this generator); off, the same values are literals.
+pub(crate) const GEN_SMALL_INT_CONSTS: bool = true;
 /// The smallest `i8` and `i16` as negated literals: `-128i8`, `-32768i16`,
 /// unsuffixed `-128` where the context makes it an `i8`, and the
-/// patterns `-128 =>`. The CPU accelerator's code negates the literal
-/// `128i8`, out of `i8`'s range, which rustc refuses ("literal out of range
-/// for `i8`"); off, they are written `(-127i8 - 1)` (and not as patterns).
-pub(crate) const GEN_SMALL_MIN_LITERAL: bool = false;
-/// `u8::wrapping_neg()` and `u16::wrapping_neg()`: the WGSL writer negates
-/// them with unary `-`, which WGSL has only for signed types (naga:
-/// "Operation Negate can't work with [..]"; it writes `0u - x` for `u32`
-/// only). The CPU accelerator computes them right.
-pub(crate) const GEN_SMALL_WRAPPING_NEG: bool = false;
+/// patterns `-128 =>`. The CPU accelerator's code negated the literal
+/// `128i8`, which rustc refuses, until a negated literal was written as
+/// one (found by this generator); off, they are written `(-127i8 - 1)`
+/// (and not as patterns).
+pub(crate) const GEN_SMALL_MIN_LITERAL: bool = true;
+/// `u8::wrapping_neg()` and `u16::wrapping_neg()`: the WGSL writer negated
+/// them with unary `-`, which WGSL has only for signed types, until it
+/// wrote `0u - x` for every unsigned type (found by this generator).
+pub(crate) const GEN_SMALL_WRAPPING_NEG: bool = true;
 
 /// Which flagged constructs are generated: the `GEN_*` constants, changed
 /// by `AMP_FUZZ_FLAGS` (see [`Flags::parse`]).

@@ -889,7 +889,7 @@ impl Stmt {
 /// of them (`const TAPS: [f32; 5]`, `const GAUSS: [[f32; 5]; 5]`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be inlined into a kernel as a constant",
-    note = "constants in kernels (paths such as `i32::MAX`, upper-case names such as `TS`) must be `i32`, `u32`, `f32`, `f64`, `bool`, `usize` (used through a cast: `N as i32`) or arrays of those; name local variables in snake case to capture them"
+    note = "constants in kernels (paths such as `i32::MAX`, upper-case names such as `TS`) must be `i32`, `u32`, `f32`, `f64`, `u8`, `i8`, `u16`, `i16`, `bool`, `usize` (used through a cast: `N as i32`) or arrays of those; name local variables in snake case to capture them"
 )]
 pub trait ConstValue: Copy {
     /// The expression that stands for the value.
@@ -911,7 +911,7 @@ macro_rules! scalar_const_value {
         }
     )*};
 }
-scalar_const_value!(i32, u32, f32, f64, bool, usize);
+scalar_const_value!(i32, u32, f32, f64, bool, usize, u8, i8, u16, i16);
 
 impl<T: ConstValue, const N: usize> ConstValue for [T; N] {
     fn expr(self, span: Span) -> Expr {
@@ -953,6 +953,20 @@ impl ConstLit for u32 {
         u64::from(self)
     }
 }
+
+macro_rules! small_const_lit {
+    ($($t:ty => $s:ident),*) => {$(
+        impl ConstLit for $t {
+            fn lit(self) -> Lit {
+                Lit::Int(i64::from(self).unsigned_abs().into(), Some(Scalar::$s))
+            }
+            fn key(self) -> u64 {
+                i64::from(self) as u64
+            }
+        }
+    )*};
+}
+small_const_lit!(u8 => U8, i8 => I8, u16 => U16, i16 => I16);
 
 impl ConstLit for f32 {
     fn lit(self) -> Lit {

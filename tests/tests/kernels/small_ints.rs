@@ -273,3 +273,62 @@ fn small_integers_in_tile_static_memory_and_loops() {
         }
     }
 }
+
+/// A `u8` constant inlined into kernels.
+const BIAS: u8 = 200;
+
+/// Minimum literals of the signed small types (`-128i8`, `-32768i16`, a
+/// `-128` pattern), constants and paths of small types (`u8::MAX`,
+/// `BIAS`), and `wrapping_neg` of the unsigned ones (found by the
+/// fuzzer: each failed on one accelerator).
+#[amp_test]
+fn minimum_literals_constants_and_unsigned_negation() {
+    const N: usize = 515;
+    for (k, acc) in accelerators().into_iter().enumerate() {
+        let mut rng = Rng::new(2440 + k as u64);
+        let src = bytes(&mut rng, N, &[0x80, 0x7f, 0, 1, 0xff]);
+        let run = |poison: i32| {
+            let mut out = vec![poison; N];
+            {
+                let s = ArrayView::new([N as i32], &src).unwrap();
+                let o = ArrayView::new_mut([N as i32], &mut out).unwrap();
+                parallel_for_each!(acc.default_view(), o.extent(), |i: Index<1>| {
+                    let b = s[i];
+                    let signed = b as i8;
+                    let low: i8 = -128i8;
+                    let lowest = -32768i16;
+                    let class = match signed {
+                        -128 => 1,
+                        -1 => 2,
+                        _ => 3,
+                    };
+                    let neg = b.wrapping_neg() as i32 + (b as u16).wrapping_neg() as i32;
+                    let top = (u8::MAX - b) as i32 + (b.wrapping_add(BIAS)) as i32;
+                    o[i] = class * 1_000_000
+                        + neg * 3
+                        + top
+                        + (signed.max(low) as i32)
+                        + (lowest as i32 / 1024);
+                })
+                .unwrap();
+            }
+            out
+        };
+        for poison in [i32::MIN, -7] {
+            let out = run(poison);
+            for (i, (&b, got)) in src.iter().zip(&out).enumerate() {
+                let signed = b as i8;
+                let class = match signed {
+                    -128 => 1,
+                    -1 => 2,
+                    _ => 3,
+                };
+                let neg = i32::from(b.wrapping_neg()) + i32::from(u16::from(b).wrapping_neg());
+                let top = i32::from(u8::MAX - b) + i32::from(b.wrapping_add(BIAS));
+                let want =
+                    class * 1_000_000 + neg * 3 + top + i32::from(signed) + (-32768 / 1024);
+                assert_eq!(*got, want, "{acc}: element {i} (byte {b})");
+            }
+        }
+    }
+}

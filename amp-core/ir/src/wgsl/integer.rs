@@ -73,8 +73,9 @@ impl Writer<'_> {
             WrappingNeg => {
                 let t = self.fresh();
                 pre.push(format!("let {t} = {};", a[0]));
-                // WGSL has no unary `-` on `u32`: `0 - x` wraps the same.
-                if ty == Type::Scalar(Scalar::U32) {
+                // WGSL has no unary `-` on `u32` (which also holds `u8` and
+                // `u16`): `0 - x` wraps the same.
+                if matches!(ty, Type::Scalar(Scalar::U32 | Scalar::U8 | Scalar::U16)) {
                     format!("(0u - {t})")
                 } else {
                     format!("(-{t})")

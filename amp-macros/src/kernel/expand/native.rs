@@ -503,6 +503,18 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         ExprKind::Binary(op, l, r) => {
             native_binary(op, native_expr(cx, l), native_expr(cx, r), span)
         }
+        // A negated literal as written (`-128i8`, `-2147483648`): Rust
+        // takes the minimum of a signed type only with the `-` on the
+        // literal itself.
+        ExprKind::Unary(UnOp::Neg, x)
+            if matches!(&x.kind, ExprKind::Lit(Lit::Int(..) | Lit::Float(..), Some(_))) =>
+        {
+            let ExprKind::Lit(_, Some(lit)) = &x.kind else {
+                unreachable!("matched above")
+            };
+            let neg = quote_spanned!(span=> -#lit);
+            quote!((#neg))
+        }
         ExprKind::Unary(op, x) => {
             let x = native_expr(cx, x);
             if *op == UnOp::Neg {
