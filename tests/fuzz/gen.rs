@@ -131,10 +131,10 @@ pub(crate) const GEN_WRAPPING_NEG: bool = true;
 /// (`v -= { v += 1; v }`: the CPU accelerator computed it wrongly; fixed,
 /// and 2000 kernels with the flag on pass: turn it on).
 pub(crate) const GEN_SELF_MUTATING_COMPOUND: bool = true;
-/// `fract` of a value containing `floor`, `ceil`, `trunc` or `round`
-/// (lavapipe gives `0.0` for `x.trunc().fract()` with `x` infinite or NaN,
-/// Rust NaN: documented driver latitude, `docs/kernel-language.md`
-/// section 5).
+/// `fract` of a value containing `floor`, `ceil`, `trunc` or `round`, or
+/// that may be infinite (lavapipe gives `0.0` for `x.trunc().fract()` with
+/// `x` infinite or NaN, and for `f32::INFINITY.abs().fract()`; Rust NaN:
+/// documented driver latitude, `docs/kernel-language.md` section 5).
 pub(crate) const GEN_FRACT_OF_ROUNDED: bool = false;
 /// The sign of a zero `abs` result counts as defined (lavapipe gave `-0.0`
 /// for `abs` of a `-0.0` it knew at compile time: `(-0.0f32).abs()`).
@@ -2020,10 +2020,14 @@ impl Gen {
             4 => {
                 // `fract` is `x - trunc(x)`: an arithmetic operation, as
                 // `round`. The driver may take `floor(x) - trunc(floor(x))`
-                // for 0, also where `x` is infinite (`GEN_FRACT_OF_ROUNDED`).
+                // for 0, also where `x` is infinite, and so `fract` of an
+                // infinity it knows (`f32::INFINITY.abs().fract()` was 0.0
+                // on lavapipe, seed 20261203: `inf - inf` cancels an
+                // infinity, documented latitude) (`GEN_FRACT_OF_ROUNDED`).
                 let r = Req {
                     rounded: false,
                     no_rnd: req.no_rnd || !self.f.fract_of_rounded,
+                    fin: inner.fin || !self.f.fract_of_rounded,
                     ..inner
                 };
                 let a = self.ex(Ty::F32, d - 1, r);

@@ -431,9 +431,52 @@ impl Substitute<'_> {
     }
 }
 
+impl Substitute<'_> {
+    /// The shared (`&`) reference that the place `e` writes through, if
+    /// any: `*r`, `r.x`, `r[k]`, `(*r).a[i]` with `r` bound by `let r =
+    /// &place;`.
+    fn shared_root(&self, e: &syn::Expr) -> Option<RefAlias> {
+        match e {
+            syn::Expr::Paren(p) => self.shared_root(&p.expr),
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => self
+                .alias(&u.expr)
+                .filter(|a| !a.mutable)
+                .or_else(|| self.shared_root(&u.expr)),
+            syn::Expr::Field(f) => self.shared_root(&f.base),
+            syn::Expr::Index(ix) => self.shared_root(&ix.expr),
+            syn::Expr::Path(_) => self.alias(e).filter(|a| !a.mutable),
+            _ => None,
+        }
+    }
+
+    /// Refuses a write through a shared reference, as Rust does (E0594):
+    /// the rewrite would otherwise make it a write to the place itself.
+    fn refuse_shared_write(&mut self, left: &syn::Expr) {
+        // An assignment to the reference itself (`r = ..`) has its own
+        // error below.
+        if matches!(strip(left), syn::Expr::Path(_)) {
+            return;
+        }
+        if let Some(a) = self.shared_root(left) {
+            let name = &a.name;
+            self.errors.push(syn::Error::new_spanned(
+                left,
+                format!("cannot assign through `{name}`, a shared reference (`&`): bind it with `&mut` (`let {name} = &mut ..;`) to write the place it refers to"),
+            ));
+        }
+    }
+}
+
 impl VisitMut for Substitute<'_> {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
         let span = e.span();
+        match &*e {
+            syn::Expr::Assign(asg) => self.refuse_shared_write(&asg.left.clone()),
+            syn::Expr::Binary(b) if is_compound_assign(&b.op) => {
+                self.refuse_shared_write(&b.left.clone())
+            }
+            _ => {}
+        }
         match e {
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
                 if let Some(a) = self.alias(&u.expr) {

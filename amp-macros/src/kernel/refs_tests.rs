@@ -657,3 +657,40 @@ fn references_to_constants_and_statics_are_refused() {
         );
     }
 }
+
+/// A write through a shared reference (`let r = &a[i]; *r = 2;`) is
+/// refused, once, as Rust refuses it (E0594); the rewrite would otherwise
+/// write the place (found by the third conformance draw, case 22). Reads
+/// through it, and writes through `&mut` ones, stay allowed.
+#[test]
+fn writes_through_shared_references_are_refused() {
+    let e = parse_errors(quote! {
+        d, |idx: Index<1>| {
+            let mut k = 1;
+            let r = &k;
+            *r = 2;
+        }
+    });
+    assert_eq!(
+        e,
+        ["cannot assign through `r`, a shared reference (`&`): bind it with `&mut` (`let r = &mut ..;`) to write the place it refers to"]
+    );
+    let e = parse_errors(quote! {
+        d, |idx: Index<1>| {
+            let mut v = Float4::splat(0.0);
+            let q = &v;
+            q.x += 1.0;
+        }
+    });
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(e[0].starts_with("cannot assign through `q`"), "{e:#?}");
+    // Reads through `&`, and writes through `&mut`, are accepted.
+    kernel(quote! {
+        d, |idx: Index<1>| {
+            let mut k = 1;
+            let r = &k;
+            let m = &mut k;
+            *m = *r + 1;
+        }
+    });
+}

@@ -9,6 +9,7 @@ mod arith;
 mod atomics;
 mod conformance_draw;
 mod conformance_draw2;
+mod conformance_draw3;
 mod consts;
 mod control;
 mod domain;
