@@ -673,7 +673,9 @@ fn writes_through_shared_references_are_refused() {
     });
     assert_eq!(
         e,
-        ["cannot assign through `r`, a shared reference (`&`): bind it with `&mut` (`let r = &mut ..;`) to write the place it refers to"]
+        [
+            "cannot assign through `r`, a shared reference (`&`): bind it with `&mut` (`let r = &mut ..;`) to write the place it refers to"
+        ]
     );
     let e = parse_errors(quote! {
         d, |idx: Index<1>| {

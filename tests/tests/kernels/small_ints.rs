@@ -325,8 +325,7 @@ fn minimum_literals_constants_and_unsigned_negation() {
                 };
                 let neg = i32::from(b.wrapping_neg()) + i32::from(u16::from(b).wrapping_neg());
                 let top = i32::from(u8::MAX - b) + i32::from(b.wrapping_add(BIAS));
-                let want =
-                    class * 1_000_000 + neg * 3 + top + i32::from(signed) + (-32768 / 1024);
+                let want = class * 1_000_000 + neg * 3 + top + i32::from(signed) + (-32768 / 1024);
                 assert_eq!(*got, want, "{acc}: element {i} (byte {b})");
             }
         }

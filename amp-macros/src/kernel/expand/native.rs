@@ -507,7 +507,10 @@ pub(crate) fn native_expr(cx: Cx<'_>, e: &Expr) -> TokenStream {
         // takes the minimum of a signed type only with the `-` on the
         // literal itself.
         ExprKind::Unary(UnOp::Neg, x)
-            if matches!(&x.kind, ExprKind::Lit(Lit::Int(..) | Lit::Float(..), Some(_))) =>
+            if matches!(
+                &x.kind,
+                ExprKind::Lit(Lit::Int(..) | Lit::Float(..), Some(_))
+            ) =>
         {
             let ExprKind::Lit(_, Some(lit)) = &x.kind else {
                 unreachable!("matched above")
