@@ -1085,3 +1085,18 @@ fn a_dereferenced_allocation_is_one_error() {
         "{errors:#?}"
     );
 }
+
+/// `let mut p: Option<&T> = None;` (a nullable pointer, C++ `T* p =
+/// nullptr;`) gives the `Option` error, not a panic of the macro (found by
+/// the third conformance draw, case 17).
+#[test]
+fn an_option_of_a_reference_is_one_error() {
+    let e = parse_errors(quote! {
+        d, |idx: Index<1>| {
+            let o2 = 1;
+            let mut ps: Option<&i32> = None;
+            ps = Some(&o2);
+        }
+    });
+    assert!(e[0].contains("Option"), "{e:#?}");
+}
