@@ -8,8 +8,8 @@ Usage: python3 docs/conformance_draw3.py <hcc git dir> [commit]
 the draw reads the tree of its parent, aaac0a59 (the last commit holding the
 suite), unless another commit is given.
 
-Population: every test.cpp file under the kernel-heavy directories below
-(the second draw's), sorted as Python sorts strings, less every case that
+Population: every test.cpp file under the kernel-heavy directories of the
+second draw (its population function), sorted as Python sorts strings, less every case that
 the first draw (docs/conformance_draw.py) or the second draw
 (docs/conformance_draw2.py) took. Both earlier draws are recomputed here
 with their own scripts' population and sampling code, so the exclusion is
@@ -20,19 +20,11 @@ Standard library only.
 import importlib.util
 import os
 import random
-import subprocess
 import sys
 
 SEED = 20261130
 COUNT = 25
 COMMIT = "aaac0a59ecbc72870fd64bd81a201c9fe69731ec"
-ROOT = "amp-conformance/Tests"
-# The directories whose cases run kernel code (as in the second draw).
-DIRS = [
-    "7_para_for_each",  # parallel_for_each, captures, compute domains
-    "8_Corr_Sync_Cxx_AMP_Prog",  # tile barriers and synchronisation
-    "2_Cxx_Lang_Exte/2_x_general",  # expressions and statements in amp code
-]
 
 
 def load(name):
@@ -55,14 +47,8 @@ def earlier_draws(git_dir, commit):
 
 
 def population(git_dir, commit):
-    out = subprocess.run(
-        ["git", "-C", git_dir, "ls-tree", "-r", "--name-only", commit, "--"]
-        + [ROOT + "/" + d for d in DIRS],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return sorted(p for p in out.splitlines() if p.split("/")[-1] == "test.cpp")
+    """The second draw's population (the same kernel-heavy directories)."""
+    return load("conformance_draw2").population(git_dir, commit)
 
 
 def main():
@@ -77,8 +63,9 @@ def main():
         "# commit %s, seed %d, %d of %d cases (%d of the %d left out: drawn before)"
         % (commit, SEED, COUNT, len(cases), len(whole) - len(cases), len(whole))
     )
-    for d in DIRS:
-        n = sum(p.startswith(ROOT + "/" + d + "/") for p in cases)
+    second = load("conformance_draw2")
+    for d in second.DIRS:
+        n = sum(p.startswith(second.ROOT + "/" + d + "/") for p in cases)
         print("# population %s: %d" % (d, n))
     drawn = random.Random(SEED).sample(cases, COUNT)
     for i, p in enumerate(drawn, 1):
