@@ -106,9 +106,6 @@ pub(crate) enum Target {
 /// errors found (an assignment to the reference itself).
 pub(crate) fn substitute(s: &syn::Stmt, aliases: &[RefAlias]) -> (syn::Stmt, Vec<syn::Error>) {
     let mut s = s.clone();
-    if aliases.is_empty() {
-        return (s, Vec::new());
-    }
     let mut v = Substitute {
         aliases,
         shadowed: Vec::new(),
@@ -219,6 +216,102 @@ pub(crate) fn reference_arms(
         _ => return None,
     }
     Some(arms)
+}
+
+/// `let r;` (or `let r: &T;`) whose first use in `rest` is an assignment
+/// of a reference (`r = &place;`, or a choice `r = if c { &a } else { &b
+/// };`), a statement of its own: that statement is made the `let` (`let r
+/// = &place;`), which then binds the reference as usual, and `true` is
+/// returned (the declaration itself goes). Rust initialises a name
+/// declared without a value on its first assignment, so nothing reads `r`
+/// before it; this is Rust's form of a C++ pointer declared null and
+/// pointed at a place later (`const s* ps = 0; ps = &o2;`). `false` for
+/// other statements.
+pub(crate) fn deferred_reference(
+    s: &syn::Stmt,
+    rest: &mut std::collections::VecDeque<syn::Stmt>,
+) -> bool {
+    let syn::Stmt::Local(l) = s else {
+        return false;
+    };
+    if l.init.is_some() {
+        return false;
+    }
+    let pat = match &l.pat {
+        syn::Pat::Type(pt) if matches!(&*pt.ty, syn::Type::Reference(_)) => &*pt.pat,
+        syn::Pat::Type(_) => return false,
+        other => other,
+    };
+    let syn::Pat::Ident(p) = pat else {
+        return false;
+    };
+    if p.by_ref.is_some() || p.subpat.is_some() {
+        return false;
+    }
+    let name = p.ident.to_string();
+    let Some(first) = rest.iter().position(|r| mentions(r, &name)) else {
+        return false;
+    };
+    let syn::Stmt::Expr(syn::Expr::Assign(asg), Some(semi)) = &rest[first] else {
+        return false;
+    };
+    if name_of(strip(&asg.left)).as_deref() != Some(name.as_str()) {
+        return false;
+    }
+    let is_reference = match strip(&asg.right) {
+        syn::Expr::Reference(_) => true,
+        syn::Expr::If(e) => reference_arms(e).is_some(),
+        _ => false,
+    };
+    if !is_reference || mentions_expr(&asg.right, &name) {
+        return false;
+    }
+    let mut bound = l.clone();
+    bound.init = Some(syn::LocalInit {
+        eq_token: asg.eq_token,
+        expr: asg.right.clone(),
+        diverge: None,
+    });
+    bound.semi_token = *semi;
+    rest[first] = syn::Stmt::Local(bound);
+    true
+}
+
+/// Whether the statement names `name` (as a path of one segment).
+fn mentions(s: &syn::Stmt, name: &str) -> bool {
+    let mut f = Mentions { name, found: false };
+    syn::visit::Visit::visit_stmt(&mut f, s);
+    f.found
+}
+
+/// Whether the expression names `name` (as a path of one segment).
+fn mentions_expr(e: &syn::Expr, name: &str) -> bool {
+    let mut f = Mentions { name, found: false };
+    syn::visit::Visit::visit_expr(&mut f, e);
+    f.found
+}
+
+struct Mentions<'n> {
+    name: &'n str,
+    found: bool,
+}
+
+impl<'a> syn::visit::Visit<'a> for Mentions<'_> {
+    fn visit_expr_path(&mut self, p: &'a syn::ExprPath) {
+        if p.qself.is_none() && p.path.is_ident(self.name) {
+            self.found = true;
+        }
+    }
+    fn visit_macro(&mut self, m: &'a syn::Macro) {
+        // Names in macro arguments (`tile_static!`, a user's macro) count.
+        if m.tokens
+            .clone()
+            .into_iter()
+            .any(|t| matches!(&t, proc_macro2::TokenTree::Ident(i) if i == self.name))
+        {
+            self.found = true;
+        }
+    }
 }
 
 /// `let name = other;` where `other` is a reference in `aliases`: the
@@ -467,6 +560,272 @@ impl Substitute<'_> {
     }
 }
 
+/// The most calls one call becomes when its arguments' references are
+/// chosen at run time (the product of the choices' arms).
+const MAX_CHOICE_CALLS: usize = 64;
+
+/// Whether evaluating `e` has no effect but its value (no call, method
+/// call, assignment or macro): an argument before a choice that
+/// `expand_choice` moves after the choice's condition.
+fn pure(e: &syn::Expr) -> bool {
+    struct Effects(bool);
+    impl<'a> syn::visit::Visit<'a> for Effects {
+        fn visit_expr(&mut self, e: &'a syn::Expr) {
+            match e {
+                syn::Expr::Call(_)
+                | syn::Expr::MethodCall(_)
+                | syn::Expr::Assign(_)
+                | syn::Expr::Macro(_) => self.0 = true,
+                syn::Expr::Binary(b) if is_compound_assign(&b.op) => self.0 = true,
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut v = Effects(false);
+    syn::visit::Visit::visit_expr(&mut v, e);
+    !v.0
+}
+
+/// The arms of a choice among references: each arm's condition (`None`
+/// for the last) and its reference.
+type ChoiceArms = Vec<(Option<syn::Expr>, syn::Expr)>;
+
+impl Substitute<'_> {
+    /// A reference argument chosen at run time: a reference bound to a
+    /// choice (`let r = if c { &mut a } else { &mut b };`, a function's
+    /// `&mut` result), or an `if` whose every arm is a reference (`&mut
+    /// x`, `&v`) or a reference bound by `let`. Its arms, in order.
+    fn choice_arms(&self, arg: &syn::Expr) -> Option<ChoiceArms> {
+        let span = arg.span();
+        if let Some(a) = self.bound(arg) {
+            let Target::Select {
+                selector,
+                candidates,
+            } = &a.target
+            else {
+                return None;
+            };
+            let n = candidates.len();
+            return Some(
+                candidates
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (k, place))| {
+                        let cond =
+                            (i + 1 < n).then(|| syn::parse_quote_spanned!(span=> #selector == #k));
+                        let value: syn::Expr = if a.mutable {
+                            syn::parse_quote_spanned!(span=> &mut (#place))
+                        } else {
+                            syn::parse_quote_spanned!(span=> &(#place))
+                        };
+                        (cond, value)
+                    })
+                    .collect(),
+            );
+        }
+        match strip(arg) {
+            syn::Expr::If(e) => self.if_arms(e).map(|arms| self.flatten(arms)),
+            _ => None,
+        }
+    }
+
+    /// The arms of a choice written in a call with the choices its arms
+    /// name (references bound to a choice) made arms of their own, under
+    /// both conditions, and adjacent arms that pass the same place merged
+    /// (`if b { p1f1 } else { p1 }` with `p1` chosen between `av1f1` and
+    /// `av1`: two calls, not three). Each condition is still evaluated at
+    /// most once, in the same order.
+    fn flatten(&self, arms: ChoiceArms) -> ChoiceArms {
+        let span = Span::call_site();
+        let mut flat: ChoiceArms = Vec::new();
+        for (cond, value) in arms {
+            // (A condition with effects is not repeated: its arm stays.)
+            let inner = self
+                .bound(&value)
+                .filter(|a| matches!(a.target, Target::Select { .. }))
+                .filter(|_| cond.as_ref().is_none_or(pure))
+                .and_then(|_| self.choice_arms(&value));
+            match inner {
+                Some(inner) => {
+                    let n = inner.len();
+                    for (j, (sub, v)) in inner.into_iter().enumerate() {
+                        let both = match (&cond, sub) {
+                            (None, sub) => sub,
+                            (Some(c), Some(sub)) => {
+                                Some(syn::parse_quote_spanned!(span=> (#c) && (#sub)))
+                            }
+                            // The inner choice's last arm: the outer
+                            // condition alone (it held, the others failed).
+                            (Some(c), None) => {
+                                debug_assert_eq!(j + 1, n);
+                                Some(c.clone())
+                            }
+                        };
+                        flat.push((both, v));
+                    }
+                }
+                None => match self.bound(&value) {
+                    // A reference bound to one place: that place.
+                    Some(RefAlias {
+                        target: Target::Place(place),
+                        mutable,
+                        ..
+                    }) => {
+                        let value: syn::Expr = if *mutable {
+                            syn::parse_quote_spanned!(span=> &mut (#place))
+                        } else {
+                            syn::parse_quote_spanned!(span=> &(#place))
+                        };
+                        flat.push((cond, value));
+                    }
+                    _ => flat.push((cond, value)),
+                },
+            }
+        }
+        // The place a reference names, parentheses aside.
+        let key = |e: &syn::Expr| match strip(e) {
+            syn::Expr::Reference(r) => {
+                let place = quote::ToTokens::to_token_stream(strip(&r.expr)).to_string();
+                format!(
+                    "{}{place}",
+                    if r.mutability.is_some() { "&mut " } else { "&" }
+                )
+            }
+            other => quote::ToTokens::to_token_stream(other).to_string(),
+        };
+        let mut merged: ChoiceArms = Vec::new();
+        for (cond, value) in flat {
+            if let Some((prev, prev_value)) = merged.last_mut()
+                && key(prev_value) == key(&value)
+            {
+                match (prev.take(), cond) {
+                    (Some(a), Some(b)) => {
+                        *prev = Some(syn::parse_quote_spanned!(span=> (#a) || (#b)));
+                    }
+                    // `if a { v } else { v }`: `v`, with `a` still
+                    // evaluated where it has effects.
+                    (Some(a), None) if !pure(&a) => {
+                        *prev = Some(a);
+                        merged.push((None, value));
+                    }
+                    (Some(_) | None, None) => {}
+                    (None, Some(_)) => unreachable!("the last arm has no condition"),
+                }
+                continue;
+            }
+            merged.push((cond, value));
+        }
+        merged
+    }
+
+    /// The reference bound by `let` that `e` names, without recording a
+    /// use (`alias` does).
+    fn bound(&self, e: &syn::Expr) -> Option<&RefAlias> {
+        let name = name_of(strip(e))?;
+        if self.shadowed.contains(&name) {
+            return None;
+        }
+        self.aliases.iter().rev().find(|a| a.name == name)
+    }
+
+    /// The arms of an `if` whose every arm's value is a reference or a
+    /// reference bound by `let` (with `else if` arms).
+    fn if_arms(&self, e: &syn::ExprIf) -> Option<ChoiceArms> {
+        let arm = |b: &syn::Block| -> Option<syn::Expr> {
+            match b.stmts.as_slice() {
+                [syn::Stmt::Expr(v, None)] => match strip(v) {
+                    syn::Expr::Reference(_) => Some(v.clone()),
+                    other if self.bound(other).is_some() => Some(v.clone()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let mut arms = vec![(Some((*e.cond).clone()), arm(&e.then_branch)?)];
+        let (_, else_branch) = e.else_branch.as_ref()?;
+        match strip(else_branch) {
+            syn::Expr::If(inner) => arms.extend(self.if_arms(inner)?),
+            syn::Expr::Block(b) => arms.push((None, arm(&b.block)?)),
+            _ => return None,
+        }
+        Some(arms)
+    }
+
+    /// A call with an argument whose reference is chosen at run time
+    /// (`f(r)` with `let r = if c { &mut a[i] } else { &mut b[i] };`, or
+    /// `f(if c { &mut a[i] } else { &mut b[i] }, ..)`), made a choice
+    /// among calls: `if c { f(&mut a[i], ..) } else { f(&mut b[i], ..) }`.
+    /// Accelerators cannot pass a pointer chosen at run time (WGSL's
+    /// pointers to storage and workgroup memory name one variable), so the
+    /// choice moves out of the call; each call then passes one place, by
+    /// the rules for `&mut` arguments. The condition is evaluated once, as
+    /// before; for an `if` written in the call, before the arguments left
+    /// of it, which must therefore have no effects (else refused). `None`
+    /// for other calls.
+    ///
+    /// `statement`: the call is a statement of its own (`f(r);`), so each
+    /// call is one too (a call used as a value is the `if`'s value).
+    fn expand_choice(
+        &mut self,
+        c: &syn::ExprCall,
+        span: Span,
+        statement: bool,
+    ) -> Option<syn::Expr> {
+        let (pos, arms) = c
+            .args
+            .iter()
+            .enumerate()
+            .find_map(|(i, a)| self.choice_arms(a).map(|arms| (i, arms)))?;
+        let calls: usize = c
+            .args
+            .iter()
+            .map(|a| self.choice_arms(a).map_or(1, |arms| arms.len()))
+            .fold(1usize, |n, k| n.saturating_mul(k));
+        if calls > MAX_CHOICE_CALLS {
+            self.errors.push(syn::Error::new_spanned(
+                c,
+                format!("this call's references are chosen at run time in {calls} combinations (at most {MAX_CHOICE_CALLS}): each combination becomes a call of its own, since accelerators cannot pass a pointer chosen at run time; choose fewer of them at run time, or pass the values"),
+            ));
+            return None;
+        }
+        if matches!(strip(&c.args[pos]), syn::Expr::If(_))
+            && let Some(effect) = c.args.iter().take(pos).find(|a| !pure(a))
+        {
+            self.errors.push(syn::Error::new_spanned(
+                effect,
+                "an argument chosen at run time (`if .. { &mut a } else { &mut b }`) is decided before the call's other arguments (accelerators cannot pass a pointer chosen at run time, so the choice moves out of the call), and this argument before it has effects: bind the reference first (`let r = if .. { &mut a } else { &mut b };`) and pass `r`",
+            ));
+            return None;
+        }
+        let call_with = |v: &syn::Expr| {
+            let mut call = c.clone();
+            call.args[pos] = v.clone();
+            call
+        };
+        let body = |v: &syn::Expr| -> syn::Block {
+            let call = call_with(v);
+            if statement {
+                syn::parse_quote_spanned!(span=> { #call; })
+            } else {
+                syn::parse_quote_spanned!(span=> { #call })
+            }
+        };
+        let (last, rest) = arms.split_last()?;
+        let last = body(&last.1);
+        let mut chain: syn::Expr = syn::parse_quote_spanned!(span=> #last);
+        for (cond, v) in rest.iter().rev() {
+            let cond = cond.as_ref()?;
+            let then = body(v);
+            chain = syn::parse_quote_spanned!(span=> if #cond #then else #chain);
+        }
+        if statement {
+            Some(chain)
+        } else {
+            Some(syn::parse_quote_spanned!(span=> (#chain)))
+        }
+    }
+}
+
 impl VisitMut for Substitute<'_> {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
         let span = e.span();
@@ -519,20 +878,19 @@ impl VisitMut for Substitute<'_> {
                 return;
             }
             syn::Expr::Call(c) => {
+                if let Some(expanded) = self.expand_choice(c, span, false) {
+                    *e = expanded;
+                    self.visit_expr_mut(e);
+                    return;
+                }
                 for arg in c.args.iter_mut() {
                     match self.alias(arg) {
-                        Some(
-                            a @ RefAlias {
-                                target: Target::Select { .. },
-                                ..
-                            },
-                        ) => {
-                            let name = &a.name;
-                            self.errors.push(syn::Error::new_spanned(
-                                &*arg,
-                                format!("`{name}` is the `&mut` result of a #[kernel] function: read and write it as `*{name}`; it cannot be passed on"),
-                            ));
-                        }
+                        // Left by `expand_choice` only when it refused the
+                        // call (reported there).
+                        Some(RefAlias {
+                            target: Target::Select { .. },
+                            ..
+                        }) => {}
                         Some(RefAlias {
                             target: Target::Place(place),
                             mutable,
@@ -577,6 +935,25 @@ impl VisitMut for Substitute<'_> {
 
     fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
         visit_arm_shadowing(self, arm);
+    }
+
+    fn visit_stmt_mut(&mut self, s: &mut syn::Stmt) {
+        // `f(r);` with `r` chosen at run time: a choice among call
+        // statements (see `expand_choice`).
+        if let syn::Stmt::Expr(syn::Expr::Call(c), Some(_)) = &*s {
+            let span = c.span();
+            let errors = self.errors.len();
+            if let Some(expanded) = self.expand_choice(c, span, true) {
+                *s = syn::Stmt::Expr(expanded, None);
+                self.visit_stmt_mut(s);
+                return;
+            }
+            if self.errors.len() > errors {
+                // Refused (one error; the statement goes no further).
+                return;
+            }
+        }
+        syn::visit_mut::visit_stmt_mut(self, s);
     }
 
     fn visit_block_mut(&mut self, b: &mut syn::Block) {

@@ -432,8 +432,9 @@ fn a_kernel_functions_mut_result_selects_among_its_mut_arguments() {
         StmtKind::Assign(Place::Element(_, a, idx), Some(BinOp::Add), _)
             if a == "a" && local(&idx[0]) == local_of(b, "__amp_i1")
     ));
-    // Passing the result on is refused.
-    let e = parse_errors(quote! {
+    // Passing the result on is a choice among calls: `bump(&mut x)` or
+    // `bump(&mut y)`, by the position the result holds.
+    let k = kernel(quote! {
         d, |idx: Index<1>| {
             let mut x = 1;
             let mut y = 2;
@@ -442,12 +443,34 @@ fn a_kernel_functions_mut_result_selects_among_its_mut_arguments() {
             bump(m);
         }
     });
-    assert_eq!(
-        e,
-        [
-            "`m` is the `&mut` result of a #[kernel] function: read and write it as `*m`; it cannot be passed on"
-        ]
+    let last = k.body.stmts.last().expect("a statement");
+    let StmtKind::If(cond, first, Some(second)) = &last.kind else {
+        panic!("{:?}", last.kind)
+    };
+    assert!(
+        matches!(&cond.kind, ExprKind::Binary(BinOp::Eq, l, _)
+            if matches!(&l.kind, ExprKind::Local(_, n) if n.to_string().starts_with("__amp_sel"))),
+        "{cond:?}"
     );
+    for (block, name) in [(first, "x"), (second, "y")] {
+        let call = block
+            .stmts
+            .iter()
+            .find_map(|s| match &s.kind {
+                StmtKind::Expr(Expr {
+                    kind: ExprKind::CallFn(f, args),
+                    ..
+                }) => Some((f, args)),
+                _ => None,
+            })
+            .expect("the call");
+        assert_eq!(call.0.path.segments[0].ident, "bump");
+        assert!(
+            matches!(&call.1[0].kind, ExprKind::AddrOf(p) if matches!(&**p, Place::Local(id, _) if *id == local_of(&k.body, name))),
+            "{:?}",
+            call.1[0]
+        );
+    }
 }
 
 #[test]
@@ -695,4 +718,155 @@ fn writes_through_shared_references_are_refused() {
             *m = *r + 1;
         }
     });
+}
+
+#[test]
+fn a_reference_chosen_at_run_time_is_passed_as_a_choice_among_calls() {
+    // `f(r)` with `r` chosen by `let`, and `f(if c { &mut a } else { r })`
+    // written in the call: one call per place, under the same conditions.
+    let k = kernel(quote! {
+        d, |idx: Index<1>| {
+            let mut x = 1;
+            let mut y = 2;
+            let mut z = 3;
+            let r = if idx[0] > 4 { &mut x } else { &mut y };
+            bump(if idx[0] == 0 { &mut z } else { r }, 7);
+        }
+    });
+    // The outer choice is the written `if`; its `else` is the choice `r`
+    // holds.
+    let last = k.body.stmts.last().expect("a statement");
+    let StmtKind::If(_, first, Some(second)) = &last.kind else {
+        panic!("{:?}", last.kind)
+    };
+    fn passed(b: &Block) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Expr(Expr {
+                    kind: ExprKind::CallFn(_, args),
+                    ..
+                }) => {
+                    if let ExprKind::AddrOf(p) = &args[0].kind
+                        && let Place::Local(_, name) = &**p
+                    {
+                        out.push(name.to_string());
+                    }
+                }
+                StmtKind::If(_, t, e) => {
+                    out.extend(passed(t));
+                    if let Some(e) = e {
+                        out.extend(passed(e));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+    assert_eq!(passed(first), ["z"]);
+    assert_eq!(passed(second), ["x", "y"]);
+    // Arms that pass the same place are one call: `x` when `c` holds or
+    // `r` holds `x`, else `y`.
+    let k = kernel(quote! {
+        d, |idx: Index<1>| {
+            let mut x = 1;
+            let mut y = 2;
+            let c = idx[0] > 1;
+            let r = if idx[0] > 4 { &mut x } else { &mut y };
+            let q = &mut x;
+            bump(if c { q } else { r }, 7);
+        }
+    });
+    let last = k.body.stmts.last().expect("a statement");
+    let StmtKind::If(cond, first, Some(second)) = &last.kind else {
+        panic!("{:?}", last.kind)
+    };
+    assert!(
+        matches!(&cond.kind, ExprKind::Binary(BinOp::Or, ..)),
+        "{cond:?}"
+    );
+    assert_eq!(passed(first), ["x"]);
+    assert_eq!(passed(second), ["y"]);
+    // An argument with effects before a choice written in the call is
+    // refused: the choice would be decided first.
+    let e = parse_errors(quote! {
+        d, |idx: Index<1>| {
+            let mut x = 1;
+            let mut y = 2;
+            two(next(), if idx[0] > 4 { &mut x } else { &mut y });
+        }
+    });
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(
+        e[0].contains("is decided before the call's other arguments"),
+        "{e:#?}"
+    );
+    // More combinations than `MAX_CHOICE_CALLS` are refused.
+    let e = parse_errors(quote! {
+        d, |idx: Index<1>| {
+            let mut x = 1;
+            let mut y = 2;
+            let c = idx[0] > 4;
+            let r = if c { &mut x } else { &mut y };
+            many(r, r, r, r, r, r, r);
+        }
+    });
+    assert!(
+        e.iter()
+            .any(|m| m.contains("128 combinations (at most 64)")),
+        "{e:#?}"
+    );
+}
+
+#[test]
+fn a_reference_declared_then_assigned_is_bound_at_its_assignment() {
+    let mut rest: std::collections::VecDeque<syn::Stmt> = [
+        stmt(quote!(let w = 1;)),
+        stmt(quote!(r = &mut a[i];)),
+        stmt(quote!(*r += 1;)),
+    ]
+    .into_iter()
+    .collect();
+    assert!(deferred_reference(&stmt(quote!(let r;)), &mut rest));
+    assert_eq!(
+        quote::ToTokens::to_token_stream(&rest[1]).to_string(),
+        quote!(let r = &mut a[i];).to_string()
+    );
+    // With its type written, the `let` keeps it.
+    let mut typed: std::collections::VecDeque<syn::Stmt> =
+        [stmt(quote!(p = &o;))].into_iter().collect();
+    assert!(deferred_reference(&stmt(quote!(let p: &S;)), &mut typed));
+    assert_eq!(
+        quote::ToTokens::to_token_stream(&typed[0]).to_string(),
+        quote!(let p: &S = &o;).to_string()
+    );
+    // Not when the name is read first, assigned a value, or assigned in a
+    // branch.
+    for first in [
+        quote!(let v = r;),
+        quote!(r = 5;),
+        quote!(if c {
+            r = &a;
+        } else {
+            r = &b;
+        }),
+    ] {
+        let mut rest: std::collections::VecDeque<syn::Stmt> =
+            [stmt(first), stmt(quote!(r = &x;))].into_iter().collect();
+        assert!(!deferred_reference(&stmt(quote!(let r;)), &mut rest));
+    }
+    // Through the front end: the kernel reads `x` through `p`.
+    let k = kernel(quote! {
+        d, |idx: Index<1>| {
+            let x = 4;
+            let p;
+            p = &x;
+            a[idx] = *p;
+        }
+    });
+    let StmtKind::Assign(_, None, value) = &k.body.stmts.last().expect("a statement").kind else {
+        panic!("{:?}", k.body.stmts.last())
+    };
+    assert_eq!(local(value), local_of(&k.body, "x"));
 }

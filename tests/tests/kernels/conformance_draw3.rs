@@ -779,3 +779,517 @@ fn pointers_to_local_test11_02_02() {
         assert_same(&a_a.to_vec().unwrap(), &[INIT_VALUE; SIZE as usize], &what);
     }
 }
+
+/// Case `amp-conformance/Tests/2_Cxx_Lang_Exte/2_x_general/Expressions/Pointers/ToGlobal/Test05.02/test.cpp`:
+/// a pointer declared null and pointed at a local later (`const s* ps =
+/// 0; ps = &o2;`), read field by field, then pointers to `const int` and
+/// `const double` locals. Rust's form of a name that gets its reference
+/// later is a reference declared without a value (`let ps; ps = &o2;`).
+/// The case's constant 2 is a captured value here, drawn at random, and
+/// the kernel also writes what it read, so a wrong read shows as itself.
+/// Each element starts poisoned; the kernel writes the case's initial
+/// value first.
+#[test]
+fn pointers_to_global_test05_02() {
+    const SIZE: i32 = 100;
+    for (k, (av, what)) in all_views().into_iter().enumerate() {
+        if !av.accelerator().supports_double_precision() {
+            continue;
+        }
+        let mut rng = Rng::new(0xC3_0017 + k as u64);
+        let v = i32s(&mut rng, 1, 1, 1000)[0];
+        let a_a = Array::from_slice([SIZE], &[POISON_I32; SIZE as usize], &av).unwrap();
+        let a_read = Array::from_slice([SIZE], &[POISON_I32; SIZE as usize], &av).unwrap();
+        parallel_for_each!(&av, a_a.extent(), |idx: Index<1>| {
+            a_a[idx] = INIT_VALUE;
+            let mut o = ClassS {
+                i: 0,
+                _pad: 0,
+                d: 0.0,
+                ul: 0,
+                f: 0.0,
+            };
+            o.i = v;
+            o.d = v as f64;
+            o.ul = v as u32;
+            o.f = v as f32;
+            let o2 = o;
+            let ps;
+            ps = &o2;
+            if ps.i != v || ps.d != v as f64 || ps.ul != v as u32 || ps.f != v as f32 {
+                a_a[idx] = 1;
+            }
+            let i1 = v + idx[0];
+            let pi1: &i32;
+            pi1 = &i1;
+            let d1 = v as f64;
+            let pd1;
+            pd1 = &d1;
+            if *pi1 != v + idx[0] || *pd1 != v as f64 {
+                a_a[idx] = 1;
+            }
+            a_read[idx] = *pi1 + ps.i;
+        })
+        .unwrap();
+        assert_same(&a_a.to_vec().unwrap(), &[INIT_VALUE; SIZE as usize], &what);
+        let want: Vec<i32> = (0..SIZE).map(|i| v + i + v).collect();
+        assert_same(&a_read.to_vec().unwrap(), &want, &what);
+    }
+}
+
+/// The struct of `Pointers/RefToPointer/BE/Test.01.02`: `{ float; double;
+/// int; float; }` (the padding after `x` is C++'s, written out).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, amp_core::Element)]
+struct S1 {
+    x: f32,
+    _pad: i32,
+    y: f64,
+    z: i32,
+    w: f32,
+}
+
+impl S1 {
+    /// The host's `s1::inc`.
+    fn host_inc(self) -> S1 {
+        S1 {
+            x: self.x + 1.0,
+            _pad: 0,
+            y: self.y + 1.0,
+            z: self.z + 1,
+            w: self.w + 1.0,
+        }
+    }
+
+    /// The host's `operator+`.
+    fn host_add(self, o: S1) -> S1 {
+        S1 {
+            x: self.x + o.x,
+            _pad: 0,
+            y: self.y + o.y,
+            z: self.z + o.z,
+            w: self.w + o.w,
+        }
+    }
+
+    /// Each field times `k`.
+    fn host_scale(self, k: i32) -> S1 {
+        S1 {
+            x: self.x * k as f32,
+            _pad: 0,
+            y: self.y * f64::from(k),
+            z: self.z * k,
+            w: self.w * k as f32,
+        }
+    }
+}
+
+/// `Pointers/RefToPointer/BE/Test.01.02`: the structs' member functions
+/// (`s1::clear`, `s1::inc`, `operator+`, `operator+=`), a helper that
+/// changes the structs its three references refer to under nested `if`s,
+/// a `switch` and a `for` on view data, and the three kernel functions
+/// that call it with references chosen at run time.
+mod ref_to_pointer_01_02 {
+    use super::S1;
+    use amp_core::kernel;
+    use amp_core::prelude::*;
+
+    pub(super) const BLOCK_SIZE: i32 = 4;
+    pub(super) const LOCAL_SIZE: i32 = 9;
+
+    #[kernel]
+    fn clear(s: &mut S1) {
+        s.x = 0.0;
+        s.y = 0.0;
+        s.z = 0;
+        s.w = 0.0;
+    }
+
+    #[kernel]
+    fn inc(s: &mut S1) {
+        s.x += 1.0;
+        s.y += 1.0;
+        s.z += 1;
+        s.w += 1.0;
+    }
+
+    #[kernel]
+    fn plus(a: S1, o: S1) -> S1 {
+        S1 {
+            x: a.x + o.x,
+            _pad: 0,
+            y: a.y + o.y,
+            z: a.z + o.z,
+            w: a.w + o.w,
+        }
+    }
+
+    #[kernel]
+    fn plus_assign(a: &mut S1, o: S1) {
+        a.x += o.x;
+        a.y += o.y;
+        a.z += o.z;
+        a.w += o.w;
+    }
+
+    /// The case's `cf_test(s1*& rpa1, s1*& rpa2, s1*& rpa3, array_view<int,
+    /// 1>& flag)`: the pointers are never reseated, so `&mut S1`.
+    #[kernel]
+    fn cf_test(rpa1: &mut S1, rpa2: &mut S1, rpa3: &mut S1, flag: &Array<i32, 1>) {
+        if flag[[0]] < 10 {
+            clear(rpa1); // never reached
+        } else if flag[[1]] < 11 {
+            clear(rpa1); // never reached
+        } else if flag[[2]] < 12 {
+            clear(rpa1); // never reached
+        } else {
+            match flag[[3]] {
+                2 => clear(rpa1), // never reached
+                _ => {
+                    for _i in flag[[4]]..flag[[5]] {
+                        inc(rpa2);
+                        inc(rpa3);
+                    }
+                }
+            }
+        }
+        *rpa1 = plus(*rpa2, *rpa3);
+    }
+
+    /// `kernel_global::func`: references to elements of the views, chosen
+    /// by `b1`, `b2`, `b3`, and chosen again in the call.
+    #[kernel]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn kernel_global(
+        idx: &TiledIndex<1>,
+        rpa1: &Array<S1, 1>,
+        rpa1f1: &Array<S1, 1>,
+        rpa2: &Array<S1, 1>,
+        rpa2f1: &Array<S1, 1>,
+        rpa3: &Array<S1, 1>,
+        rpa3f1: &Array<S1, 1>,
+        flag: &Array<i32, 1>,
+        b1: i32,
+        b2: i32,
+        b3: i32,
+    ) {
+        let g = idx.global;
+        let p1 = if b1 == 0 {
+            &mut rpa1[g]
+        } else {
+            &mut rpa1f1[g]
+        };
+        let p2 = if b2 == 0 {
+            &mut rpa2f1[g]
+        } else {
+            &mut rpa2[g]
+        };
+        let p3 = if b3 == 0 {
+            &mut rpa3f1[g]
+        } else {
+            &mut rpa3[g]
+        };
+        cf_test(
+            if b1 != 0 { &mut rpa1f1[g] } else { p1 },
+            if b2 != 0 { p2 } else { &mut rpa2f1[g] },
+            if b3 != 0 { p3 } else { &mut rpa3f1[g] },
+            flag,
+        );
+        rpa1[g].x *= LOCAL_SIZE as f32;
+        rpa1[g].y *= LOCAL_SIZE as f64;
+        rpa1[g].z *= LOCAL_SIZE;
+        rpa1[g].w *= LOCAL_SIZE as f32;
+    }
+
+    /// `kernel_shared::func`: the same on copies in `tile_static` arrays.
+    #[kernel]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn kernel_shared(
+        idx: &TiledIndex<1>,
+        rpa1: &Array<S1, 1>,
+        rpa1f1: &Array<S1, 1>,
+        rpa2: &Array<S1, 1>,
+        rpa2f1: &Array<S1, 1>,
+        rpa3: &Array<S1, 1>,
+        rpa3f1: &Array<S1, 1>,
+        flag: &Array<i32, 1>,
+        b1: i32,
+        b2: i32,
+        b3: i32,
+    ) {
+        let local_idx = idx.local[0];
+        tile_static! { let share_a1: [S1; BLOCK_SIZE as usize]; }
+        share_a1[local_idx] = rpa1[idx.global];
+        tile_static! { let share_a1f1: [S1; BLOCK_SIZE as usize]; }
+        share_a1f1[local_idx] = rpa1f1[idx.global];
+        tile_static! { let share_a2: [S1; BLOCK_SIZE as usize]; }
+        share_a2[local_idx] = rpa2[idx.global];
+        tile_static! { let share_a2f1: [S1; BLOCK_SIZE as usize]; }
+        share_a2f1[local_idx] = rpa2f1[idx.global];
+        tile_static! { let share_a3: [S1; BLOCK_SIZE as usize]; }
+        share_a3[local_idx] = rpa3[idx.global];
+        tile_static! { let share_a3f1: [S1; BLOCK_SIZE as usize]; }
+        share_a3f1[local_idx] = rpa3f1[idx.global];
+        idx.barrier.wait();
+        let p1 = if b1 == 0 {
+            &mut share_a1[local_idx]
+        } else {
+            &mut share_a1f1[local_idx]
+        };
+        let p2 = if b2 == 0 {
+            &mut share_a2f1[local_idx]
+        } else {
+            &mut share_a2[local_idx]
+        };
+        let p3 = if b3 == 0 {
+            &mut share_a3f1[local_idx]
+        } else {
+            &mut share_a3[local_idx]
+        };
+        cf_test(
+            if b1 != 0 {
+                &mut share_a1f1[local_idx]
+            } else {
+                p1
+            },
+            if b2 != 0 {
+                p2
+            } else {
+                &mut share_a2f1[local_idx]
+            },
+            if b3 != 0 {
+                p3
+            } else {
+                &mut share_a3f1[local_idx]
+            },
+            flag,
+        );
+        idx.barrier.wait();
+        rpa1[idx].x = share_a1[local_idx].x * LOCAL_SIZE as f32;
+        rpa1[idx].y = share_a1[local_idx].y * LOCAL_SIZE as f64;
+        rpa1[idx].z = share_a1[local_idx].z * LOCAL_SIZE;
+        rpa1[idx].w = share_a1[local_idx].w * LOCAL_SIZE as f32;
+    }
+
+    /// `kernel_local::func`: the same on copies in local arrays, summed.
+    #[kernel]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn kernel_local(
+        idx: &TiledIndex<1>,
+        rpa1: &Array<S1, 1>,
+        rpa1f1: &Array<S1, 1>,
+        rpa2: &Array<S1, 1>,
+        rpa2f1: &Array<S1, 1>,
+        rpa3: &Array<S1, 1>,
+        rpa3f1: &Array<S1, 1>,
+        flag: &Array<i32, 1>,
+        b1: i32,
+        b2: i32,
+        b3: i32,
+    ) {
+        let zero = S1 {
+            x: 0.0,
+            _pad: 0,
+            y: 0.0,
+            z: 0,
+            w: 0.0,
+        };
+        let mut local_a1 = [zero; LOCAL_SIZE as usize];
+        let mut local_a1f1 = [zero; LOCAL_SIZE as usize];
+        let mut local_a2 = [zero; LOCAL_SIZE as usize];
+        let mut local_a2f1 = [zero; LOCAL_SIZE as usize];
+        let mut local_a3 = [zero; LOCAL_SIZE as usize];
+        let mut local_a3f1 = [zero; LOCAL_SIZE as usize];
+        for i in 0..LOCAL_SIZE {
+            local_a1[i] = rpa1[idx.global];
+            local_a1f1[i] = rpa1f1[idx.global];
+            local_a2[i] = rpa2[idx.global];
+            local_a2f1[i] = rpa2f1[idx.global];
+            local_a3[i] = rpa3[idx.global];
+            local_a3f1[i] = rpa3f1[idx.global];
+        }
+        for i in 0..LOCAL_SIZE {
+            let p1 = if b1 == 0 {
+                &mut local_a1[i]
+            } else {
+                &mut local_a1f1[i]
+            };
+            let p2 = if b2 == 0 {
+                &mut local_a2f1[i]
+            } else {
+                &mut local_a2[i]
+            };
+            let p3 = if b3 == 0 {
+                &mut local_a3f1[i]
+            } else {
+                &mut local_a3[i]
+            };
+            cf_test(
+                if b1 != 0 { &mut local_a1f1[i] } else { p1 },
+                if b2 != 0 { p2 } else { &mut local_a2f1[i] },
+                if b3 != 0 { p3 } else { &mut local_a3f1[i] },
+                flag,
+            );
+        }
+        let mut t = zero;
+        for i in 0..LOCAL_SIZE {
+            plus_assign(&mut t, local_a1[i]);
+        }
+        rpa1[idx.global] = t;
+    }
+}
+
+/// Case `amp-conformance/Tests/2_Cxx_Lang_Exte/2_x_general/Expressions/Pointers/RefToPointer/BE/Test.01.02/test.cpp`:
+/// references chosen at run time passed to a helper that changes what
+/// they refer to (`ref_to_pointer_01_02`), from three kernel functions:
+/// over elements of views, of `tile_static` arrays and of local arrays.
+/// The kernel lambda also chooses among the views themselves (`const
+/// array_view<s1>* p1 = b1 ? &av1f1 : &av1;`) and passes the chosen ones
+/// on. The case runs `b1, b2, b3 = 0, 1, 3`; every combination of zero
+/// and non-zero runs here, and all six arrays are checked, not only the
+/// first. The structs hold random whole numbers, so the sums are exact.
+#[test]
+// The tiled kernels call functions that wait on barriers: the CPU
+// accelerator runs them in their threaded form (the macro's warning).
+#[allow(deprecated)]
+fn ref_to_pointer_be_test01_02() {
+    use ref_to_pointer_01_02::*;
+    const DOMAIN_SIZE: i32 = 16 * 16;
+    let n = DOMAIN_SIZE as usize;
+    let s1 = |x: i32, y: i32, z: i32, w: i32| S1 {
+        x: x as f32,
+        _pad: 0,
+        y: y as f64,
+        z,
+        w: w as f32,
+    };
+    let zero = s1(0, 0, 0, 0);
+    // The host's computation: what one work item does to its six
+    // elements, for each kernel (the copies of the shared and local forms
+    // go back to `a1` only).
+    // `cf_test` on `s[t1]`, `s[t2]`, `s[t3]` (the flags reach the loop,
+    // which runs three times).
+    let cf_test = |s: &mut [S1], t: [usize; 3]| {
+        for _ in 6..9 {
+            s[t[1]] = s[t[1]].host_inc();
+            s[t[2]] = s[t[2]].host_inc();
+        }
+        s[t[0]] = s[t[1]].host_add(s[t[2]]);
+    };
+    // The host's computation: what one work item does to its elements of
+    // the six arrays `e`, for each kernel function.
+    let reference = |kernel: usize, e: [S1; 6], b: [i32; 3]| -> [S1; 6] {
+        let (b1, b2, b3) = (b[0] != 0, b[1] != 0, b[2] != 0);
+        // The arrays the function's parameters `rpa1, rpa1f1, .., rpa3f1`
+        // are, as the lambda chooses them (`b1 ? p1f1 : p1`, ..).
+        let param = [
+            if b1 { 1 } else { 0 },
+            1,
+            if b2 { 2 } else { 3 },
+            3,
+            if b3 { 4 } else { 5 },
+            5,
+        ];
+        // The parameters the function's `cf_test` call reaches (`b1 ?
+        // p1f1 : p1` with `p1 = !b1 ? rpa1 : rpa1f1`, ..).
+        let reached = [
+            if b1 { 1 } else { 0 },
+            if b2 { 2 } else { 3 },
+            if b3 { 4 } else { 5 },
+        ];
+        let mut out = e;
+        match kernel {
+            0 => {
+                cf_test(&mut out, reached.map(|r| param[r]));
+                out[param[0]] = out[param[0]].host_scale(LOCAL_SIZE);
+            }
+            1 => {
+                let mut share = param.map(|j| e[j]);
+                cf_test(&mut share, reached);
+                out[param[0]] = share[0].host_scale(LOCAL_SIZE);
+            }
+            _ => {
+                // Nine copies, each changed alike, then summed in order.
+                let mut local = param.map(|j| e[j]);
+                cf_test(&mut local, reached);
+                out[param[0]] = (0..LOCAL_SIZE).fold(zero, |t, _| t.host_add(local[0]));
+            }
+        }
+        out
+    };
+    for (k, (av, what)) in all_views().into_iter().enumerate() {
+        if !av.accelerator().supports_double_precision() {
+            continue;
+        }
+        let mut rng = Rng::new(0xC3_0002 + k as u64);
+        let random = |rng: &mut Rng| {
+            let v = i32s(rng, 4, 0, DOMAIN_SIZE);
+            s1(v[0], v[1], v[2], v[3])
+        };
+        for kernel in 0..3 {
+            for bits in 0..8 {
+                let b = [bits & 1, (bits >> 1) & 1, (bits >> 2) & 1];
+                let b = [b[0], b[1] * 3, b[2] * 5];
+                let a2: Vec<S1> = (0..n).map(|_| random(&mut rng)).collect();
+                let a3: Vec<S1> = (0..n).map(|_| random(&mut rng)).collect();
+                let a1: Vec<S1> = (0..n).map(|_| random(&mut rng)).collect();
+                let zeros = vec![zero; n];
+                let mut flag = vec![0; n];
+                flag[..6].copy_from_slice(&[11, 12, 13, -1, 6, 9]);
+                let host = [&a1, &zeros, &a2, &zeros, &a3, &zeros];
+                let arrays: Vec<Array<S1, 1>> = host
+                    .iter()
+                    .map(|h| Array::from_slice([DOMAIN_SIZE], h, &av).unwrap())
+                    .collect();
+                let av_flag = Array::from_slice([DOMAIN_SIZE], &flag, &av).unwrap();
+                let [av1, av1f1, av2, av2f1, av3, av3f1] = &arrays[..] else {
+                    unreachable!()
+                };
+                let (b1, b2, b3) = (b[0], b[1], b[2]);
+                let domain = av1.extent().tile::<BLOCK_SIZE>().unwrap();
+                macro_rules! launch {
+                    ($f:ident) => {
+                        parallel_for_each!(&av, domain, |idx: TiledIndex<1>| {
+                            let p1 = if b1 != 0 { &av1f1 } else { &av1 };
+                            let p1f1 = &av1f1;
+                            let p2 = if b2 != 0 { &av2 } else { &av2f1 };
+                            let p2f1 = &av2f1;
+                            let p3 = if b3 != 0 { &av3 } else { &av3f1 };
+                            let p3f1 = &av3f1;
+                            $f(
+                                &idx,
+                                if b1 != 0 { p1f1 } else { p1 },
+                                p1f1,
+                                if b2 != 0 { p2 } else { p2f1 },
+                                p2f1,
+                                if b3 != 0 { p3 } else { p3f1 },
+                                p3f1,
+                                &av_flag,
+                                b1,
+                                b2,
+                                b3,
+                            );
+                        })
+                    };
+                }
+                match kernel {
+                    0 => launch!(kernel_global),
+                    1 => launch!(kernel_shared),
+                    _ => launch!(kernel_local),
+                }
+                .unwrap();
+                let got: Vec<Vec<S1>> = arrays.iter().map(|a| a.to_vec().unwrap()).collect();
+                for i in 0..n {
+                    let e = [a1[i], zero, a2[i], zero, a3[i], zero];
+                    let want = reference(kernel, e, b);
+                    for (j, w) in want.iter().enumerate() {
+                        assert_eq!(
+                            got[j][i], *w,
+                            "{what}: kernel {kernel}, b {b:?}, array {j}, element {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -338,8 +338,28 @@ fn function_body(
             }
             resolver.block(&block)
         }
+        None if matches!(sig.output, syn::ReturnType::Default) => {
+            resolver.block(&unit_body(&item.block))
+        }
         None => resolver.block(&item.block),
     }
+}
+
+/// A body whose value is `()` (a function without a result, a kernel),
+/// with a final `match`, `if` or block made a statement: its arms' values
+/// are `()` too (`2 => clear(a),` calls a function without a result),
+/// which the front end cannot tell from the call alone.
+pub(super) fn unit_body(b: &syn::Block) -> syn::Block {
+    let mut b = b.clone();
+    if let Some(syn::Stmt::Expr(e, semi @ None)) = b.stmts.last_mut()
+        && matches!(
+            e,
+            syn::Expr::Match(_) | syn::Expr::If(_) | syn::Expr::Block(_)
+        )
+    {
+        *semi = Some(Default::default());
+    }
+    b
 }
 
 /// Whether a `#[kernel]` function parameter of type `ty` binds a captured

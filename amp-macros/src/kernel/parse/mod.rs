@@ -379,7 +379,7 @@ pub(crate) fn parse(input: Input, errors: &mut Errors) -> Option<Kernel> {
         reinterpreted: None,
     };
     let body = match &*closure.body {
-        syn::Expr::Block(b) => resolver.block(&b.block),
+        syn::Expr::Block(b) => resolver.block(&function::unit_body(&b.block)),
         other => {
             let e = resolver.expr(other);
             Block {

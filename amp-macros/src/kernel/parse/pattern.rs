@@ -43,7 +43,10 @@ impl Resolver<'_> {
             let cond = self.pattern(&arm.pat, &value, &mut binds);
             let guard = arm.guard.as_ref().and_then(|(_, g)| self.expr(g));
             let body = match (&*arm.body, as_stmt) {
-                (syn::Expr::Block(b), _) if b.label.is_none() => self.block(&b.block),
+                (syn::Expr::Block(b), true) if b.label.is_none() => {
+                    self.block(&super::function::unit_body(&b.block))
+                }
+                (syn::Expr::Block(b), false) if b.label.is_none() => self.block(&b.block),
                 (other, true) => Block {
                     stmts: self.stmt_expr(other).into_iter().collect(),
                     tail: None,

@@ -333,11 +333,27 @@ impl Resolver<'_> {
                         span: a.span(),
                     })
                 }
+                // `v[t]` with the tiled index: its global index (C++
+                // AMP's `tiled_index` converts to `index` so).
+                (true, 0, syn::Expr::Path(tp)) if indices.len() == 1 && self.is_tiled(tp) => {
+                    let name = self.path_ident(tp)?;
+                    Some(Expr {
+                        kind: ExprKind::Tiled(TiledField::Global, name),
+                        span: tp.span(),
+                    })
+                }
                 _ => self.expr(i),
             };
             out.push(expr?);
         }
         Some((base, out))
+    }
+
+    /// Whether `p` names the tiled index (the kernel's parameter, or a
+    /// `&TiledIndex` parameter of a #[kernel] function).
+    fn is_tiled(&self, p: &syn::ExprPath) -> bool {
+        self.path_ident(p)
+            .is_some_and(|n| matches!(self.lookup(&n.to_string()), Some(Binding::Tiled)))
     }
 
     /// The name at the root of the indexing `e` (`v[[i, j]]`, `v[i][j]`)

@@ -13,6 +13,7 @@ use super::super::ast::*;
 use super::super::closures::{self, BoundClosure};
 use super::super::refs::{self, RefAlias, Target};
 use super::expr::bin_op;
+use super::function::unit_body;
 use super::ty::ty_of;
 use super::view::{copy_let, local_array_view, view_let};
 use super::{Resolver, strip_parens, strip_usize_cast};
@@ -44,6 +45,10 @@ impl Resolver<'_> {
                 closures.retain(|x| x.name != c.name);
                 aliases.retain(|a| a.name != c.name);
                 closures.push(c);
+                continue;
+            }
+            // `let r; r = &place;`: bound where it is first assigned.
+            if refs::deferred_reference(&s, &mut queue) {
                 continue;
             }
             let (s, errors) = closures::inline(&s, &closures, &mut self.fresh);
@@ -426,7 +431,7 @@ impl Resolver<'_> {
             }
             syn::Expr::If(i) => {
                 let cond = self.expr(&i.cond);
-                let then = self.block(&i.then_branch);
+                let then = self.block(&unit_body(&i.then_branch));
                 let els = i.else_branch.as_ref().map(|(_, e)| self.else_block(e));
                 StmtKind::If(cond?, then, els)
             }
@@ -435,14 +440,14 @@ impl Resolver<'_> {
                     self.errors.at(l, "loop labels are not supported in kernels: WGSL has no labelled `break` or `continue`; use a flag variable");
                 }
                 let cond = self.expr(&w.cond);
-                let body = self.block(&w.body);
+                let body = self.block(&unit_body(&w.body));
                 StmtKind::While(cond?, body)
             }
             syn::Expr::Loop(l) => {
                 if let Some(l) = &l.label {
                     self.errors.at(l, "loop labels are not supported in kernels: WGSL has no labelled `break` or `continue`; use a flag variable");
                 }
-                StmtKind::Loop(self.block(&l.body))
+                StmtKind::Loop(self.block(&unit_body(&l.body)))
             }
             syn::Expr::ForLoop(f) => return self.for_loop(f),
             syn::Expr::MethodCall(m) if self.barrier_call(m).is_some() => {
@@ -488,10 +493,7 @@ impl Resolver<'_> {
                 None => StmtKind::Return(None),
             },
             syn::Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
-                if let Some(u) = &b.block.stmts.first() {
-                    let _ = u;
-                }
-                let block = self.block(&b.block);
+                let block = self.block(&unit_body(&b.block));
                 StmtKind::If(
                     Expr {
                         kind: ExprKind::Lit(Lit::Bool(true), None),
@@ -508,7 +510,7 @@ impl Resolver<'_> {
 
     fn else_block(&mut self, e: &syn::Expr) -> Block {
         match e {
-            syn::Expr::Block(b) => self.block(&b.block),
+            syn::Expr::Block(b) => self.block(&unit_body(&b.block)),
             syn::Expr::If(_) => {
                 let stmt = self.stmt_expr(e);
                 Block {
@@ -601,7 +603,7 @@ impl Resolver<'_> {
         let step = step.and_then(|s| self.expr(s));
         self.scopes.push(Vec::new());
         let var = self.declare(&name);
-        let body = self.block(&f.body);
+        let body = self.block(&unit_body(&f.body));
         self.scopes.pop();
         Some(Stmt {
             kind: StmtKind::For {

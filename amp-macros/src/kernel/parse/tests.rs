@@ -1100,3 +1100,49 @@ fn an_option_of_a_reference_is_one_error() {
     });
     assert!(e[0].contains("Option"), "{e:#?}");
 }
+
+#[test]
+fn a_container_indexed_by_the_tiled_index_reads_its_global_index() {
+    // C++ AMP's `av[tidx]`: a `tiled_index` converts to its global index.
+    let k = tiled(quote!(let x = a[t]; b[t] = x;));
+    assert!(
+        matches!(&init(&k, 0).kind, ExprKind::Load(_, a, idx)
+            if a == "a" && matches!(&idx[0].kind, ExprKind::Tiled(TiledField::Global, _))),
+        "{:?}",
+        init(&k, 0)
+    );
+    assert!(matches!(
+        &k.body.stmts[1].kind,
+        StmtKind::Assign(Place::Element(_, b, idx), None, _)
+            if b == "b" && matches!(&idx[0].kind, ExprKind::Tiled(TiledField::Global, _))
+    ));
+    // Elsewhere the tiled index is still used through its fields.
+    let e = parse_errors(quote!(d, |t: TiledIndex<1>| {
+        let x = t;
+    }));
+    assert_one(&e, "use the fields of the tiled index");
+}
+
+#[test]
+fn a_final_match_of_a_function_without_a_result_is_a_statement() {
+    // `2 => clear(a),`: the arm's value is `()`, so the `match` (and the
+    // `if` around it) are statements, not values.
+    let f = super::super::test_support::function(quote! {
+        fn f(a: &mut i32, k: i32) {
+            if k > 0 {
+                match k {
+                    2 => clear(a),
+                    _ => bump(a),
+                }
+            } else {
+                bump(a)
+            }
+        }
+    });
+    assert!(f.body.tail.is_none(), "{:?}", f.body.tail);
+    let StmtKind::If(_, then, _) = &f.body.stmts[0].kind else {
+        panic!("{:?}", f.body.stmts[0].kind)
+    };
+    assert!(then.tail.is_none(), "{:?}", then.tail);
+    assert_eq!(kinds(then), ["If"]);
+}
