@@ -897,20 +897,23 @@ mod ref_to_pointer_01_02 {
     pub(super) const BLOCK_SIZE: i32 = 4;
     pub(super) const LOCAL_SIZE: i32 = 9;
 
+    /// `s1::clear` and `s1::inc` (`inc` is also the name of `Index`'s
+    /// step, C++ AMP's `++idx`: on a `&mut S1` it is this method).
     #[kernel]
-    fn clear(s: &mut S1) {
-        s.x = 0.0;
-        s.y = 0.0;
-        s.z = 0;
-        s.w = 0.0;
-    }
+    impl S1 {
+        fn clear(&mut self) {
+            self.x = 0.0;
+            self.y = 0.0;
+            self.z = 0;
+            self.w = 0.0;
+        }
 
-    #[kernel]
-    fn inc(s: &mut S1) {
-        s.x += 1.0;
-        s.y += 1.0;
-        s.z += 1;
-        s.w += 1.0;
+        fn inc(&mut self) {
+            self.x += 1.0;
+            self.y += 1.0;
+            self.z += 1;
+            self.w += 1.0;
+        }
     }
 
     #[kernel]
@@ -937,18 +940,18 @@ mod ref_to_pointer_01_02 {
     #[kernel]
     fn cf_test(rpa1: &mut S1, rpa2: &mut S1, rpa3: &mut S1, flag: &Array<i32, 1>) {
         if flag[[0]] < 10 {
-            clear(rpa1); // never reached
+            rpa1.clear(); // never reached
         } else if flag[[1]] < 11 {
-            clear(rpa1); // never reached
+            rpa1.clear(); // never reached
         } else if flag[[2]] < 12 {
-            clear(rpa1); // never reached
+            rpa1.clear(); // never reached
         } else {
             match flag[[3]] {
-                2 => clear(rpa1), // never reached
+                2 => rpa1.clear(), // never reached
                 _ => {
                     for _i in flag[[4]]..flag[[5]] {
-                        inc(rpa2);
-                        inc(rpa3);
+                        rpa2.inc();
+                        rpa3.inc();
                     }
                 }
             }

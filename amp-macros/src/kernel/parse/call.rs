@@ -74,7 +74,7 @@ impl Resolver<'_> {
     /// (`Type::__amp_m_recv(&mut value, args)`: the accelerators pass the
     /// receiver by pointer whatever `m` takes; the CPU form calls
     /// `value.m(args)` as written).
-    fn method_call(&mut self, m: &syn::ExprMethodCall) -> Option<syn::ExprCall> {
+    pub(super) fn method_call(&mut self, m: &syn::ExprMethodCall) -> Option<syn::ExprCall> {
         let syn::Expr::Path(p) = strip_parens(&m.receiver) else {
             return None;
         };
@@ -104,6 +104,25 @@ impl Resolver<'_> {
         };
         let args = m.args.iter();
         Some(syn::parse_quote_spanned!(span=> #path(#receiver, #(#args),*)))
+    }
+
+    /// Whether `e` is a local whose type the source shows as a type other
+    /// than `Index` and `Extent` (a struct: `x.inc()` is then its method).
+    pub(super) fn struct_typed(&self, e: &syn::Expr) -> bool {
+        let syn::Expr::Path(p) = strip_parens(e) else {
+            return false;
+        };
+        let Some(name) = self.path_ident(p) else {
+            return false;
+        };
+        let Some(Binding::Local(id, _)) = self.lookup(&name.to_string()) else {
+            return false;
+        };
+        self.local_types.get(&id).is_some_and(|t| {
+            t.segments
+                .last()
+                .is_some_and(|s| s.ident != "Index" && s.ident != "Extent")
+        })
     }
 
     /// Any other method call: a built-in method (`x.sqrt()`, `a.min(b)`,

@@ -70,6 +70,14 @@ impl Resolver<'_> {
                     "inc" | "dec" | "post_inc" | "post_dec"
                 ) && m.args.is_empty() =>
             {
+                // `s.inc()` of a local whose struct type the source shows
+                // (a `&mut S` parameter, `let s: S`): its `#[kernel]`
+                // method, not the `Index` step.
+                if self.struct_typed(&m.receiver)
+                    && let Some(call) = self.method_call(m)
+                {
+                    return self.call_expr(&call, span);
+                }
                 return self.step(m);
             }
             // Short-vector swizzles (C++ AMP's `v.xy`, `v.zyx`).

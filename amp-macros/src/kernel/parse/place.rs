@@ -351,7 +351,7 @@ impl Resolver<'_> {
 
     /// Whether `p` names the tiled index (the kernel's parameter, or a
     /// `&TiledIndex` parameter of a #[kernel] function).
-    fn is_tiled(&self, p: &syn::ExprPath) -> bool {
+    pub(super) fn is_tiled(&self, p: &syn::ExprPath) -> bool {
         self.path_ident(p)
             .is_some_and(|n| matches!(self.lookup(&n.to_string()), Some(Binding::Tiled)))
     }

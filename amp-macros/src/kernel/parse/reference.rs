@@ -481,6 +481,13 @@ impl Resolver<'_> {
                     }
                     this.fresh += 1;
                     let t = Ident::new(&format!("__amp_i{}", this.fresh), e.span());
+                    // `&mut a[t]` with the tiled index: its global index.
+                    let e: syn::Expr = match strip_parens(e) {
+                        syn::Expr::Path(p) if this.is_tiled(p) => {
+                            syn::parse_quote_spanned!(e.span()=> #p.global)
+                        }
+                        _ => e.clone(),
+                    };
                     pre.push(syn::parse_quote_spanned!(e.span()=> let #t = #e;));
                     syn::parse_quote_spanned!(e.span()=> #t)
                 };

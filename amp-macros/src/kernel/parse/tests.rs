@@ -1146,3 +1146,42 @@ fn a_final_match_of_a_function_without_a_result_is_a_statement() {
     assert!(then.tail.is_none(), "{:?}", then.tail);
     assert_eq!(kinds(then), ["If"]);
 }
+
+#[test]
+fn inc_of_a_struct_typed_local_is_its_method() {
+    // `rpa.inc()` with `rpa: &mut S1` is `S1`'s `#[kernel]` method (through
+    // its receiver shim); `i.inc()` of an `Index` local is the step.
+    let f = super::super::test_support::function(quote! {
+        fn f(rpa: &mut S1, k: i32) {
+            rpa.inc();
+            let mut i = Index::new([k]);
+            i.inc();
+        }
+    });
+    assert!(
+        matches!(&f.body.stmts[0].kind, StmtKind::Expr(Expr { kind: ExprKind::CallFn(p, _), .. })
+            if p.path.segments.first().is_some_and(|s| s.ident == "S1")),
+        "{:?}",
+        f.body.stmts[0].kind
+    );
+    assert!(
+        matches!(
+            &f.body.stmts[2].kind,
+            StmtKind::Expr(Expr {
+                kind: ExprKind::Block(_),
+                ..
+            })
+        ),
+        "{:?}",
+        f.body.stmts[2].kind
+    );
+    // A reference to a container's element at the tiled index binds the
+    // global index.
+    let k = tiled(quote!(let r = &mut a[t]; *r += 1;));
+    let (name, value) = let_init(&k.body, 0);
+    assert!(name.starts_with("__amp_i"), "{name}");
+    assert!(
+        matches!(&value.kind, ExprKind::Tiled(TiledField::Global, _)),
+        "{value:?}"
+    );
+}
