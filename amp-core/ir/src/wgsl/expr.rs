@@ -188,9 +188,9 @@ impl Writer<'_> {
             }
             ExprKind::Call(Builtin::Bitcast, args) => self.bitcast(args, span, pre),
             ExprKind::Call(f, args) => self.call_expr(*f, args, span, pre),
-            ExprKind::If(c, a, b) => self.if_expr(c, a, b, pre),
+            ExprKind::If(c, a, b) => self.if_expr(c, a, b, span, pre),
             ExprKind::Block(b) => {
-                let (lines, val) = self.hoisted_block(b)?;
+                let (lines, val) = self.hoisted_block(b, span)?;
                 pre.extend(lines);
                 Ok(val)
             }
@@ -228,13 +228,14 @@ impl Writer<'_> {
         c: &Expr,
         a: &Block,
         b: &Block,
+        span: Span,
         pre: &mut Vec<String>,
     ) -> Result<(String, Type)> {
         let (cv, _) = self.expr(c, pre)?;
         let tmp = self.fresh();
         // Write both branches into a nested writer state.
-        let (a_pre, a_val) = self.hoisted_block(a)?;
-        let (b_pre, b_val) = self.hoisted_block(b)?;
+        let (a_pre, a_val) = self.hoisted_block(a, span)?;
+        let (b_pre, b_val) = self.hoisted_block(b, span)?;
         let ty = a_val.1.clone();
         pre.push(format!("var {tmp}: {};", type_wgsl(&ty)));
         pre.push(format!("if ({cv}) {{"));
@@ -248,8 +249,9 @@ impl Writer<'_> {
     }
 
     /// Writes a block's statements as lines (for hoisting) and returns them
-    /// with the value of its tail.
-    fn hoisted_block(&mut self, b: &Block) -> Result<(Vec<String>, (String, Type))> {
+    /// with the value of its tail (`span`: the `if` or block expression's,
+    /// for the error of a block without a value).
+    fn hoisted_block(&mut self, b: &Block, span: Span) -> Result<(Vec<String>, (String, Type))> {
         let saved_out = std::mem::take(&mut self.out);
         let saved_indent = self.indent;
         self.indent = 0;
@@ -259,10 +261,7 @@ impl Writer<'_> {
             let val = match &b.tail {
                 Some(t) => self.expr(t, &mut pre)?,
                 None => {
-                    return Err(compile_error(
-                        Span::default(),
-                        "a block used as a value has no value",
-                    ));
+                    return Err(compile_error(span, "a block used as a value has no value"));
                 }
             };
             self.flush_pre(pre);
