@@ -17,7 +17,14 @@
 //!   atomics on the element itself);
 //! - `r` elsewhere (`r.abs()`, `r[k]`, `r.x`) becomes the place, as
 //!   Rust's auto-dereference reads it;
-//! - `let s = r;` makes `s` another name for the same place.
+//! - `let s = r;` makes `s` another name for the same place;
+//! - a call passing a reference chosen at run time (`f(r)` with `let r =
+//!   if c { &mut a } else { &mut b };`, a function's `&mut` result, or
+//!   `f(if c { &mut a } else { r })` written in the call) becomes a choice
+//!   among calls, one per place (`expand_choice`): accelerators cannot
+//!   pass a pointer chosen at run time;
+//! - `let r; r = &place;` binds `r` at that first assignment
+//!   (`deferred_reference`).
 //!
 //! Reads and writes through the reference therefore reach the element
 //! itself, not a copy: a write through `r` is seen by a later read of
