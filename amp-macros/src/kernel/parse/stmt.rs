@@ -22,7 +22,17 @@ use syn::UnOp;
 impl Resolver<'_> {
     pub(super) fn block(&mut self, b: &syn::Block) -> Block {
         self.scopes.push(Vec::new());
-        let mut out = Block::default();
+        let stmts = self.rewritten(b);
+        let out = self.resolved(&stmts);
+        self.scopes.pop();
+        out
+    }
+
+    /// The first stage of a block: its statements with closures inlined,
+    /// references rewritten to their places (see `refs`) and `&mut`
+    /// element arguments copied in and out, each with whether it is the
+    /// block's last (its value).
+    fn rewritten(&mut self, b: &syn::Block) -> Vec<(syn::Stmt, bool)> {
         // `f(&mut s[i]);`: the element copied into a temporary, passed,
         // and stored back (statements of their own).
         let mut stmts: Vec<(syn::Stmt, bool)> = Vec::with_capacity(b.stmts.len());
@@ -91,46 +101,7 @@ impl Resolver<'_> {
                 continue;
             }
             if let Some((p, r)) = refs::reference_let(s) {
-                let name = p.ident.to_string();
-                aliases.retain(|a| a.name != name);
-                if p.mutability.is_some() {
-                    self.errors.at(
-                        p,
-                        format!("a reference in a kernel refers to one place: bind it with `let {} = ..` (not `let mut`), and write the value it refers to as `*{} = ..`", p.ident, p.ident),
-                    );
-                    continue;
-                }
-                if let Some(constant) = self.constant_path(&r.expr) {
-                    self.errors.at(
-                        &r.expr,
-                        format!("a reference in a kernel refers to a place of the kernel (a local, a tile_static variable, an element of an array or a view), not to a constant or static: read the value instead (`let {} = {constant};`); C++ AMP kernels may read a static constant but not take its address", p.ident),
-                    );
-                    // Its uses read the value, so that the mistake gives
-                    // one error.
-                    aliases.push(RefAlias {
-                        name,
-                        target: Target::Place((*r.expr).clone()),
-                        mutable: r.mutability.is_some(),
-                        shadowed: None,
-                    });
-                    continue;
-                }
-                let mut pre = Vec::new();
-                match self.bind_place_indices(&r.expr, &mut pre) {
-                    Some(place) => {
-                        stmts.extend(pre.into_iter().map(|s| (s, false)));
-                        aliases.push(RefAlias {
-                            name,
-                            target: Target::Place(place),
-                            mutable: r.mutability.is_some(),
-                            shadowed: None,
-                        });
-                    }
-                    None => self.errors.at(
-                        &r.expr,
-                        "a reference in a kernel (`let r = &mut x;`) refers to a local variable, a tile_static variable, a `&mut` parameter (`&mut *p`), or an element or field of an array, a view or a tile_static array",
-                    ),
-                }
+                self.reference_let(p, r, &mut aliases, &mut stmts);
                 continue;
             }
             if let Some((p, call)) = refs::call_let(s)
@@ -185,7 +156,66 @@ impl Resolver<'_> {
                 },
             }
         }
-        for (s, last) in &stmts {
+        stmts
+    }
+
+    /// `let r = &mut place;` (or `&place`): `r` becomes another name for
+    /// the place (`aliases`), its index expressions bound to hidden locals
+    /// first (pushed on `stmts`); what cannot be referred to is reported.
+    fn reference_let(
+        &mut self,
+        p: &syn::PatIdent,
+        r: &syn::ExprReference,
+        aliases: &mut Vec<RefAlias>,
+        stmts: &mut Vec<(syn::Stmt, bool)>,
+    ) {
+        let name = p.ident.to_string();
+        aliases.retain(|a| a.name != name);
+        if p.mutability.is_some() {
+            self.errors.at(
+                p,
+                format!("a reference in a kernel refers to one place: bind it with `let {} = ..` (not `let mut`), and write the value it refers to as `*{} = ..`", p.ident, p.ident),
+            );
+            return;
+        }
+        if let Some(constant) = self.constant_path(&r.expr) {
+            self.errors.at(
+                &r.expr,
+                format!("a reference in a kernel refers to a place of the kernel (a local, a tile_static variable, an element of an array or a view), not to a constant or static: read the value instead (`let {} = {constant};`); C++ AMP kernels may read a static constant but not take its address", p.ident),
+            );
+            // Its uses read the value, so that the mistake gives
+            // one error.
+            aliases.push(RefAlias {
+                name,
+                target: Target::Place((*r.expr).clone()),
+                mutable: r.mutability.is_some(),
+                shadowed: None,
+            });
+            return;
+        }
+        let mut pre = Vec::new();
+        match self.bind_place_indices(&r.expr, &mut pre) {
+            Some(place) => {
+                stmts.extend(pre.into_iter().map(|s| (s, false)));
+                aliases.push(RefAlias {
+                    name,
+                    target: Target::Place(place),
+                    mutable: r.mutability.is_some(),
+                    shadowed: None,
+                });
+            }
+            None => self.errors.at(
+                &r.expr,
+                "a reference in a kernel (`let r = &mut x;`) refers to a local variable, a tile_static variable, a `&mut` parameter (`&mut *p`), or an element or field of an array, a view or a tile_static array",
+            ),
+        }
+    }
+
+    /// The second stage of a block: the rewritten statements resolved into
+    /// the AST.
+    fn resolved(&mut self, stmts: &[(syn::Stmt, bool)]) -> Block {
+        let mut out = Block::default();
+        for (s, last) in stmts {
             let (s, last) = (s, *last);
             match s {
                 syn::Stmt::Local(l) => {
@@ -226,7 +256,6 @@ impl Resolver<'_> {
                 ),
             }
         }
-        self.scopes.pop();
         out
     }
 
