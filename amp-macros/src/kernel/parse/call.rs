@@ -330,6 +330,119 @@ impl Resolver<'_> {
 
     /// A call: a constructor, a conversion, an atomic or subgroup
     /// function, or a `#[kernel]` function.
+    /// `Index::new([..])`, `Extent::new([..])`, `Index::new(arr)`,
+    /// `Index::<N>::default()` and `Extent::<N>::rank()`: the value (`None`
+    /// inside when refused), or `None` for other calls.
+    fn geometry_call(
+        &mut self,
+        c: &syn::ExprCall,
+        p: &syn::ExprPath,
+        segs: &[String],
+        span: Span,
+    ) -> Option<Option<Expr>> {
+        if segs.len() >= 2
+            && (segs[segs.len() - 2] == "Index" || segs[segs.len() - 2] == "Extent")
+            && segs[segs.len() - 1] == "new"
+            && c.args.len() == 1
+            && let syn::Expr::Array(a) = strip_parens(&c.args[0])
+        {
+            let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
+            if parts.len() != a.elems.len() {
+                return Some(None);
+            }
+            return Some(Some(Expr {
+                kind: ExprKind::MakeIndex(parts, segs[segs.len() - 2] == "Extent"),
+                span,
+            }));
+        }
+        if segs.len() >= 2 && (segs[segs.len() - 2] == "Index" || segs[segs.len() - 2] == "Extent")
+        {
+            let extent = segs[segs.len() - 2] == "Extent";
+            let kind = if extent { "Extent" } else { "Index" };
+            match (segs[segs.len() - 1].as_str(), c.args.len()) {
+                // `Index::new(arr)` of an `[i32; N]` value.
+                ("new", 1) => {
+                    let Some(arr) = self.expr(&c.args[0]) else {
+                        return Some(None);
+                    };
+                    let name = if extent {
+                        "extent_from_array"
+                    } else {
+                        "index_from_array"
+                    };
+                    return Some(Some(Expr {
+                        kind: ExprKind::Call(
+                            Builtin::IndexFromArray,
+                            proc_macro2::Ident::new(name, span),
+                            vec![arr],
+                        ),
+                        span,
+                    }));
+                }
+                // `Index::<N>::default()`: zeros (C++ AMP's `index<N> idx;`).
+                ("default", 0) => {
+                    let rank = p.path.segments[segs.len() - 2].arguments.clone();
+                    let n = match rank {
+                        syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => {
+                            match &a.args[0] {
+                                syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+                                    lit: syn::Lit::Int(i),
+                                    ..
+                                })) => i.base10_parse::<u32>().ok(),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    let Some(n) = n.filter(|n| (1..=64).contains(n)) else {
+                        self.errors.at(
+                            c,
+                            format!("`{kind}::default()` in a kernel names its rank as a literal: `{kind}::<3>::default()`"),
+                        );
+                        return Some(None);
+                    };
+                    let parts = (0..n).map(|_| super::zero(span)).collect();
+                    return Some(Some(Expr {
+                        kind: ExprKind::MakeIndex(parts, extent),
+                        span,
+                    }));
+                }
+                // `Extent::<N>::rank()`: the rank, a constant (C++
+                // AMP's `extent<N>::rank`), for generic-rank code.
+                ("rank", 0) => {
+                    let rank = match &p.path.segments[segs.len() - 2].arguments {
+                        syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => {
+                            match &a.args[0] {
+                                syn::GenericArgument::Const(e) => Some(e.clone()),
+                                syn::GenericArgument::Type(syn::Type::Path(t))
+                                    if t.qself.is_none() =>
+                                {
+                                    Some(syn::Expr::Path(syn::ExprPath {
+                                        attrs: Vec::new(),
+                                        qself: None,
+                                        path: t.path.clone(),
+                                    }))
+                                }
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    let Some(rank) = rank else {
+                        self.errors.at(
+                            c,
+                            format!("`{kind}::rank()` in a kernel names its rank: `{kind}::<N>::rank()` (or `{kind}::<3>::rank()`)"),
+                        );
+                        return Some(None);
+                    };
+                    return Some(self.expr(&rank));
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
     pub(super) fn call_expr(&mut self, c: &syn::ExprCall, span: Span) -> Option<Expr> {
         if let syn::Expr::Path(p) = &*c.func {
             let segs: Vec<String> = p
@@ -338,104 +451,8 @@ impl Resolver<'_> {
                 .iter()
                 .map(|s| s.ident.to_string())
                 .collect();
-            if segs.len() >= 2
-                && (segs[segs.len() - 2] == "Index" || segs[segs.len() - 2] == "Extent")
-                && segs[segs.len() - 1] == "new"
-                && c.args.len() == 1
-                && let syn::Expr::Array(a) = strip_parens(&c.args[0])
-            {
-                let parts: Vec<Expr> = a.elems.iter().filter_map(|x| self.expr(x)).collect();
-                if parts.len() != a.elems.len() {
-                    return None;
-                }
-                return Some(Expr {
-                    kind: ExprKind::MakeIndex(parts, segs[segs.len() - 2] == "Extent"),
-                    span,
-                });
-            }
-            if segs.len() >= 2
-                && (segs[segs.len() - 2] == "Index" || segs[segs.len() - 2] == "Extent")
-            {
-                let extent = segs[segs.len() - 2] == "Extent";
-                let kind = if extent { "Extent" } else { "Index" };
-                match (segs[segs.len() - 1].as_str(), c.args.len()) {
-                    // `Index::new(arr)` of an `[i32; N]` value.
-                    ("new", 1) => {
-                        let arr = self.expr(&c.args[0])?;
-                        let name = if extent {
-                            "extent_from_array"
-                        } else {
-                            "index_from_array"
-                        };
-                        return Some(Expr {
-                            kind: ExprKind::Call(
-                                Builtin::IndexFromArray,
-                                proc_macro2::Ident::new(name, span),
-                                vec![arr],
-                            ),
-                            span,
-                        });
-                    }
-                    // `Index::<N>::default()`: zeros (C++ AMP's `index<N> idx;`).
-                    ("default", 0) => {
-                        let rank = p.path.segments[segs.len() - 2].arguments.clone();
-                        let n = match rank {
-                            syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => {
-                                match &a.args[0] {
-                                    syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
-                                        lit: syn::Lit::Int(i),
-                                        ..
-                                    })) => i.base10_parse::<u32>().ok(),
-                                    _ => None,
-                                }
-                            }
-                            _ => None,
-                        };
-                        let Some(n) = n.filter(|n| (1..=64).contains(n)) else {
-                            self.errors.at(
-                                c,
-                                format!("`{kind}::default()` in a kernel names its rank as a literal: `{kind}::<3>::default()`"),
-                            );
-                            return None;
-                        };
-                        let parts = (0..n).map(|_| super::zero(span)).collect();
-                        return Some(Expr {
-                            kind: ExprKind::MakeIndex(parts, extent),
-                            span,
-                        });
-                    }
-                    // `Extent::<N>::rank()`: the rank, a constant (C++
-                    // AMP's `extent<N>::rank`), for generic-rank code.
-                    ("rank", 0) => {
-                        let rank = match &p.path.segments[segs.len() - 2].arguments {
-                            syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => {
-                                match &a.args[0] {
-                                    syn::GenericArgument::Const(e) => Some(e.clone()),
-                                    syn::GenericArgument::Type(syn::Type::Path(t))
-                                        if t.qself.is_none() =>
-                                    {
-                                        Some(syn::Expr::Path(syn::ExprPath {
-                                            attrs: Vec::new(),
-                                            qself: None,
-                                            path: t.path.clone(),
-                                        }))
-                                    }
-                                    _ => None,
-                                }
-                            }
-                            _ => None,
-                        };
-                        let Some(rank) = rank else {
-                            self.errors.at(
-                                c,
-                                format!("`{kind}::rank()` in a kernel names its rank: `{kind}::<N>::rank()` (or `{kind}::<3>::rank()`)"),
-                            );
-                            return None;
-                        };
-                        return self.expr(&rank);
-                    }
-                    _ => {}
-                }
+            if let Some(made) = self.geometry_call(c, p, &segs, span) {
+                return made;
             }
             if segs.len() >= 2
                 && let Some((n, sc)) = vector_type(&segs[segs.len() - 2])
