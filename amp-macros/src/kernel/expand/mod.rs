@@ -121,140 +121,22 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
         Some(Err(why)) => threaded_warning(why, k.span),
         _ => TokenStream::new(),
     };
-    let launch = if let Some(Ok(split)) = split {
-        quote! {
-            // Locals restored per work item may go unused or unassigned in
-            // some regions.
-            #[allow(clippy::all, unused_parens, unused_braces, unused_variables, unused_mut, unused_assignments, unused_labels)]
-            let __amp_native = ::amp_core::__private::kernel::native_split_kernel::<#rank, _, _>(
-                &__amp_captures,
-                move |__amp_caps, __amp_batch: &::amp_core::__private::kernel::TileBatch<#rank>| {
-                    #(#native_binds)*
-                    #split
-                },
-            );
-            ::amp_core::__private::kernel::launch_tiled::<#rank, _, _, _>(
-                #view,
-                ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
-                &__AMP_SITE,
-                __amp_captures,
-                #const_key,
-                || -> __ir::Block { #ir_body },
-                __amp_native,
-            )
-        }
-    } else if k.tiled {
-        quote! {
-            #threaded_warning
-            #[allow(clippy::all, unused_parens, unused_braces)]
-            let __amp_native = ::amp_core::__private::kernel::native_tiled_kernel::<#rank, _, _>(
-                &__amp_captures,
-                move |__amp_caps, #index: &::amp_core::TiledIndex<#rank>, __amp_tile_mem: &::amp_core::__private::kernel::TileMemory| {
-                    let __amp_tiled = #index;
-                    let _amp_off = 0usize;
-                    #(#native_binds)*
-                    #native_body
-                },
-            );
-            ::amp_core::__private::kernel::launch_tiled::<#rank, _, _, _>(
-                #view,
-                ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
-                &__AMP_SITE,
-                __amp_captures,
-                #const_key,
-                || -> __ir::Block { #ir_body },
-                __amp_native,
-            )
-        }
-    } else if let Some(uses) = super::plain::plan(k) {
-        // The plain form (see `plain`): the same body, with the captures it
-        // may access plainly read and written through plain views.
-        let plain_body = native_block(
-            Cx {
-                exits: None,
-                plain: Some(&uses),
-            },
-            &k.body,
-        );
-        // Captures with plain views: read and written at the own index
-        // (`Own`), or read there (`Read { own: true }`); the others keep
-        // their atomic passes.
-        let viewed = |u: &Use| matches!(u, Use::Own | Use::Read { own: true });
-        let asks = uses.iter().enumerate().filter_map(|(i, u)| {
-            let ix = syn::Index::from(i);
-            let native = quote!(::amp_core::__private::kernel::BindNative::native(&__amp_caps.#ix));
-            match u {
-                Use::Own => Some(quote! {
-                    __amp_plan.own(#native, #i)
-                }),
-                Use::Read { own: true } => Some(quote! {
-                    ::amp_core::__private::kernel::PlainRead::plain_read(&#native, __amp_plan, #i)
-                }),
-                _ => None,
-            }
-        });
-        let plain_binds = uses.iter().enumerate().filter_map(|(i, u)| {
-            let plain = plain_name(i as u32);
-            let k = syn::Index::from(uses[..i].iter().filter(|u| viewed(u)).count());
-            viewed(u).then(|| {
-                quote! {
-                    #[allow(unused_variables)]
-                    let #plain = &__amp_plain.#k;
-                }
-            })
-        });
-        quote! {
-            #[allow(clippy::all, unused_parens, unused_braces)]
-            let __amp_native = ::amp_core::__private::kernel::native_kernel::<#rank, _, _>(
-                &__amp_captures,
-                move |__amp_caps, #index: ::amp_core::Index<#rank>| {
-                    #(#native_binds)*
-                    #native_body
-                },
-            );
-            #[allow(clippy::all, unused_parens, unused_braces)]
-            let __amp_plain_form = ::amp_core::__private::kernel::native_plain_kernel::<#rank, _, _, _, _>(
-                &__amp_captures,
-                |__amp_caps, __amp_plan| (#(#asks,)*),
-                move |__amp_caps, __amp_plain, __amp_own| {
-                    #[allow(unused_variables)]
-                    let #index: ::amp_core::Index<#rank> = __amp_own.index();
-                    #(#native_binds)*
-                    #(#plain_binds)*
-                    #plain_body
-                },
-            );
-            ::amp_core::__private::kernel::launch_plain::<#rank, _, _, _, _, _, _>(
-                #view,
-                ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
-                &__AMP_SITE,
-                __amp_captures,
-                #const_key,
-                || -> __ir::Block { #ir_body },
-                __amp_native,
-                __amp_plain_form,
-            )
-        }
-    } else {
-        quote! {
-            #[allow(clippy::all, unused_parens, unused_braces)]
-            let __amp_native = ::amp_core::__private::kernel::native_kernel::<#rank, _, _>(
-                &__amp_captures,
-                move |__amp_caps, #index: ::amp_core::Index<#rank>| {
-                    #(#native_binds)*
-                    #native_body
-                },
-            );
-            ::amp_core::__private::kernel::launch::<#rank, _, _, _>(
-                #view,
-                ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
-                &__AMP_SITE,
-                __amp_captures,
-                #const_key,
-                || -> __ir::Block { #ir_body },
-                __amp_native,
-            )
-        }
+    let parts = LaunchParts {
+        rank: &rank,
+        view: &view,
+        domain,
+        const_key: &const_key,
+        ir_body: &ir_body,
+        native_binds: &native_binds,
+        index,
+    };
+    let launch = match split {
+        Some(Ok(split)) => split_launch(&parts, &split),
+        Some(Err(_)) => threaded_launch(&parts, &native_body, &threaded_warning),
+        None => match super::plain::plan(k) {
+            Some(uses) => plain_launch(&parts, k, &uses, &native_body),
+            None => plain_less_launch(&parts, &native_body),
+        },
     };
     let capture_checks = caps.iter().map(|c| {
         quote_spanned! {c.span()=>
@@ -303,6 +185,215 @@ pub(crate) fn expand(k: &Kernel) -> TokenStream {
             // would point at code the user did not write that way.
             #launch
         }
+    }
+}
+
+/// What every launch form's code uses: the rank, the view and domain
+/// expressions, the constants' key, the IR builder's body, the captures'
+/// native bindings and the index parameter.
+#[derive(Clone, Copy)]
+struct LaunchParts<'a> {
+    rank: &'a TokenStream,
+    view: &'a TokenStream,
+    domain: &'a syn::Expr,
+    const_key: &'a TokenStream,
+    ir_body: &'a TokenStream,
+    native_binds: &'a [TokenStream],
+    index: &'a proc_macro2::Ident,
+}
+
+/// The launch of a tiled kernel in the split form (`split`: its body).
+fn split_launch(p: &LaunchParts<'_>, split: &TokenStream) -> TokenStream {
+    // (The split body binds the index per work item itself.)
+    let LaunchParts {
+        rank,
+        view,
+        domain,
+        const_key,
+        ir_body,
+        native_binds,
+        ..
+    } = *p;
+    quote! {
+        // Locals restored per work item may go unused or unassigned in
+        // some regions.
+        #[allow(clippy::all, unused_parens, unused_braces, unused_variables, unused_mut, unused_assignments, unused_labels)]
+        let __amp_native = ::amp_core::__private::kernel::native_split_kernel::<#rank, _, _>(
+            &__amp_captures,
+            move |__amp_caps, __amp_batch: &::amp_core::__private::kernel::TileBatch<#rank>| {
+                #(#native_binds)*
+                #split
+            },
+        );
+        ::amp_core::__private::kernel::launch_tiled::<#rank, _, _, _>(
+            #view,
+            ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
+            &__AMP_SITE,
+            __amp_captures,
+            #const_key,
+            || -> __ir::Block { #ir_body },
+            __amp_native,
+        )
+    }
+}
+
+/// The launch of a tiled kernel in the threaded form (a thread per work
+/// item), with the compile-time warning that says why.
+fn threaded_launch(
+    p: &LaunchParts<'_>,
+    native_body: &TokenStream,
+    threaded_warning: &TokenStream,
+) -> TokenStream {
+    let LaunchParts {
+        rank,
+        view,
+        domain,
+        const_key,
+        ir_body,
+        native_binds,
+        index,
+    } = *p;
+    quote! {
+        #threaded_warning
+        #[allow(clippy::all, unused_parens, unused_braces)]
+        let __amp_native = ::amp_core::__private::kernel::native_tiled_kernel::<#rank, _, _>(
+            &__amp_captures,
+            move |__amp_caps, #index: &::amp_core::TiledIndex<#rank>, __amp_tile_mem: &::amp_core::__private::kernel::TileMemory| {
+                let __amp_tiled = #index;
+                let _amp_off = 0usize;
+                #(#native_binds)*
+                #native_body
+            },
+        );
+        ::amp_core::__private::kernel::launch_tiled::<#rank, _, _, _>(
+            #view,
+            ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
+            &__AMP_SITE,
+            __amp_captures,
+            #const_key,
+            || -> __ir::Block { #ir_body },
+            __amp_native,
+        )
+    }
+}
+
+/// The launch of a kernel with a plain form (see `plain`): the same body,
+/// with the captures it may access plainly read and written through plain
+/// views, beside the atomic form.
+fn plain_launch(
+    p: &LaunchParts<'_>,
+    k: &Kernel,
+    uses: &[Use],
+    native_body: &TokenStream,
+) -> TokenStream {
+    let LaunchParts {
+        rank,
+        view,
+        domain,
+        const_key,
+        ir_body,
+        native_binds,
+        index,
+    } = *p;
+    // The plain form (see `plain`): the same body, with the captures it
+    // may access plainly read and written through plain views.
+    let plain_body = native_block(
+        Cx {
+            exits: None,
+            plain: Some(uses),
+        },
+        &k.body,
+    );
+    // Captures with plain views: read and written at the own index
+    // (`Own`), or read there (`Read { own: true }`); the others keep
+    // their atomic passes.
+    let viewed = |u: &Use| matches!(u, Use::Own | Use::Read { own: true });
+    let asks = uses.iter().enumerate().filter_map(|(i, u)| {
+        let ix = syn::Index::from(i);
+        let native = quote!(::amp_core::__private::kernel::BindNative::native(&__amp_caps.#ix));
+        match u {
+            Use::Own => Some(quote! {
+                __amp_plan.own(#native, #i)
+            }),
+            Use::Read { own: true } => Some(quote! {
+                ::amp_core::__private::kernel::PlainRead::plain_read(&#native, __amp_plan, #i)
+            }),
+            _ => None,
+        }
+    });
+    let plain_binds = uses.iter().enumerate().filter_map(|(i, u)| {
+        let plain = plain_name(i as u32);
+        let k = syn::Index::from(uses[..i].iter().filter(|u| viewed(u)).count());
+        viewed(u).then(|| {
+            quote! {
+                #[allow(unused_variables)]
+                let #plain = &__amp_plain.#k;
+            }
+        })
+    });
+    quote! {
+        #[allow(clippy::all, unused_parens, unused_braces)]
+        let __amp_native = ::amp_core::__private::kernel::native_kernel::<#rank, _, _>(
+            &__amp_captures,
+            move |__amp_caps, #index: ::amp_core::Index<#rank>| {
+                #(#native_binds)*
+                #native_body
+            },
+        );
+        #[allow(clippy::all, unused_parens, unused_braces)]
+        let __amp_plain_form = ::amp_core::__private::kernel::native_plain_kernel::<#rank, _, _, _, _>(
+            &__amp_captures,
+            |__amp_caps, __amp_plan| (#(#asks,)*),
+            move |__amp_caps, __amp_plain, __amp_own| {
+                #[allow(unused_variables)]
+                let #index: ::amp_core::Index<#rank> = __amp_own.index();
+                #(#native_binds)*
+                #(#plain_binds)*
+                #plain_body
+            },
+        );
+        ::amp_core::__private::kernel::launch_plain::<#rank, _, _, _, _, _, _>(
+            #view,
+            ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
+            &__AMP_SITE,
+            __amp_captures,
+            #const_key,
+            || -> __ir::Block { #ir_body },
+            __amp_native,
+            __amp_plain_form,
+        )
+    }
+}
+
+/// The launch of a non-tiled kernel without a plain form.
+fn plain_less_launch(p: &LaunchParts<'_>, native_body: &TokenStream) -> TokenStream {
+    let LaunchParts {
+        rank,
+        view,
+        domain,
+        const_key,
+        ir_body,
+        native_binds,
+        index,
+    } = *p;
+    quote! {
+        #[allow(clippy::all, unused_parens, unused_braces)]
+        let __amp_native = ::amp_core::__private::kernel::native_kernel::<#rank, _, _>(
+            &__amp_captures,
+            move |__amp_caps, #index: ::amp_core::Index<#rank>| {
+                #(#native_binds)*
+                #native_body
+            },
+        );
+        ::amp_core::__private::kernel::launch::<#rank, _, _, _>(
+            #view,
+            ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
+            &__AMP_SITE,
+            __amp_captures,
+            #const_key,
+            || -> __ir::Block { #ir_body },
+            __amp_native,
+        )
     }
 }
 
