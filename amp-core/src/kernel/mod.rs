@@ -878,102 +878,15 @@ where
                         k
                     }
                     None => {
-                        let started = std::time::Instant::now();
                         let body = match &block {
                             Some(b) => b.clone(),
                             None => block
                                 .insert(build.take().map_or_else(Block::default, |b| b()))
                                 .clone(),
                         };
-                        let mut kinds_now = kinds.clone();
-                        for &i in &keep {
-                            if let CaptureKind::Container { writable, .. } = &mut kinds_now[i] {
-                                *writable = true;
-                            }
-                        }
-                        let mut kernel = build_kernel::<N>(site, kinds_now, body);
-                        kernel.tile = dispatch.tile.clone();
-                        let Compiled {
-                            shader,
-                            resources: needs,
-                            demoted,
-                        } = lower(
-                            kernel.clone(),
-                            device.device.features()
-                                | wgpu::Features::SHADER_F64
-                                | wgpu::Features::SHADER_F16
-                                | wgpu::Features::SUBGROUP,
-                            device.device.limits().max_immediate_size,
-                            device.loop_guard.is_some(),
-                            &keep,
-                        )?;
-                        // Writable views the kernel only reads are bound read-only.
-                        for &i in &demoted {
-                            if let CaptureKind::Container { writable, .. } =
-                                &mut kernel.captures[i].1
-                            {
-                                *writable = false;
-                            }
-                        }
-                        check_resources(&needs, &view, site)?;
-                        if shader.uses_f64
-                            && (!view.accelerator().supports_double_precision() || deny_f64())
-                        {
-                            return Err(f64_refusal(&needs, &view, site));
-                        }
-                        if shader.uses_f16 && !view.accelerator().supports_half_precision() {
-                            return Err(Error::UnsupportedFeature {
-                                accelerator: view.accelerator().description().to_string(),
-                                feature: format!(
-                                    "half precision (f16; the SHADER_F16 feature), used by the kernel at {}",
-                                    site.span
-                                ),
-                            });
-                        }
-                        if shader.uses_subgroups
-                            && !device.device.features().contains(wgpu::Features::SUBGROUP)
-                        {
-                            return Err(Error::UnsupportedFeature {
-                                accelerator: view.accelerator().description().to_string(),
-                                feature: format!(
-                                    "subgroup operations (the SUBGROUP feature), used by the kernel at {}",
-                                    site.span
-                                ),
-                            });
-                        }
-                        // A panic inside the shader compilers (naga's back ends,
-                        // the driver's front end) is an error of this launch,
-                        // not of the caller's thread.
-                        let name = kernel.name.clone();
-                        let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            compile_gpu(device, kernel, shader)
-                        }))
-                        .unwrap_or_else(|payload| {
-                            let what = payload
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_default();
-                            Err(Error::KernelCompile {
-                                kernel: name,
-                                message: format!(
-                                    "the shader compiler panicked (a bug in amp-rs or its compilers): {what}"
-                                ),
-                            })
-                        })?;
-                        let compiled = Arc::new(compiled);
-                        log::debug!(
-                            "kernel {} compiled for {} in {:.1} ms",
-                            site.span,
-                            view.accelerator(),
-                            started.elapsed().as_secs_f64() * 1e3
-                        );
-                        device
-                            .attached::<KernelCache>()
-                            .kernels
-                            .lock()
-                            .insert(key.clone(), Arc::clone(&compiled));
-                        compiled
+                        compile_on_device::<N>(
+                            device, &view, site, &kinds, &keep, key, &dispatch, body,
+                        )?
                     }
                 };
                 let more: Vec<usize> = shared_with_writable(&compiled.writable, &kinds, &bound)
@@ -994,259 +907,400 @@ where
                 None => dispatch.total.div_ceil(amp_ir::WORKGROUP_SIZE),
             };
             let [gx, gy, gz] = grid(groups, max);
-            let timing = Arc::clone(view.timing());
-            let device_arc = device;
-            view.record(
-                |device, encoder| {
-                    let mut buffers = Vec::new();
-                    for b in &bound {
-                        if let BoundOrScalar::Container(c) = b {
-                            match &c.binding {
-                                Some(DeviceBinding::Gpu(buffer)) => buffers.push(buffer.clone()),
-                                _ => {
-                                    return Err(Error::Runtime(
-                                        "a container is not on the GPU".to_string(),
-                                    ));
-                                }
-                            }
-                        }
-                    }
-                    if compiled.loop_guard {
-                        let guard = device.loop_guard.as_ref().ok_or_else(|| {
-                            Error::Runtime(
-                                "a guarded kernel on a device without the loop guard".to_string(),
-                            )
-                        })?;
-                        buffers.push(guard.status.clone());
-                    }
-                    let cached = if compiled.immediates {
-                        let cache = compiled.bind_groups.lock();
-                        cache
-                            .iter()
-                            .find(|(k, _)| *k == buffers)
-                            .map(|(_, g)| g.clone())
-                    } else {
-                        None
-                    };
-                    let bind_group = match cached {
-                        Some(g) => g,
-                        None => {
-                            // Without immediates, the parameters go in a small
-                            // uniform buffer of their own (commands of one batch
-                            // cannot share a rewritten one).
-                            let params = (!compiled.immediates).then(|| {
-                                let params = device.device.create_buffer(&wgpu::BufferDescriptor {
-                                    label: Some("amp-rs launch parameters"),
-                                    size: (words.len() * 4) as u64,
-                                    usage: wgpu::BufferUsages::UNIFORM,
-                                    mapped_at_creation: true,
-                                });
-                                if let Ok(mut range) = params.get_mapped_range_mut(..) {
-                                    range.copy_from_slice(bytemuck::cast_slice(&words));
-                                }
-                                params.unmap();
-                                params
-                            });
-                            let mut entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
-                                .iter()
-                                .enumerate()
-                                .map(|(i, b)| wgpu::BindGroupEntry {
-                                    binding: i as u32,
-                                    resource: b.as_entire_binding(),
-                                })
-                                .collect();
-                            if let Some(params) = &params {
-                                entries.push(wgpu::BindGroupEntry {
-                                    binding: entries.len() as u32,
-                                    resource: params.as_entire_binding(),
-                                });
-                            }
-                            let group =
-                                device.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                                    label: Some("amp-rs launch"),
-                                    layout: &compiled.layout,
-                                    entries: &entries,
-                                });
-                            if compiled.immediates {
-                                let mut cache = compiled.bind_groups.lock();
-                                if cache.len() >= BIND_GROUP_CACHE {
-                                    cache.remove(0);
-                                }
-                                cache.push((buffers, group.clone()));
-                            }
-                            group
-                        }
-                    };
-                    // Timed launches write GPU timestamps around their pass.
-                    let queries = timing.enabled().then(|| TimingLog::begin_gpu(device));
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: None,
-                        timestamp_writes: queries.as_ref().map(|q| {
-                            wgpu::ComputePassTimestampWrites {
-                                query_set: q,
-                                beginning_of_pass_write_index: Some(0),
-                                end_of_pass_write_index: Some(1),
-                            }
-                        }),
-                    });
-                    pass.set_pipeline(&compiled.pipeline);
-                    pass.set_bind_group(0, &bind_group, &[]);
-                    if compiled.immediates {
-                        pass.set_immediates(0, bytemuck::cast_slice(&words));
-                    }
-                    pass.dispatch_workgroups(gx, gy, gz);
-                    drop(pass);
-                    if let Some(queries) = &queries {
-                        timing.end_gpu(site.span, device_arc, encoder, queries);
-                    }
-                    Ok(())
-                },
-                || Ok(()),
-                // The guard's status is read after this submission, never
-                // before it (a batch may wait in automatic mode).
-                compiled.loop_guard.then(|| {
-                    let device = Arc::clone(device);
-                    Box::new(move || {
-                        if let Some(guard) = &device.loop_guard {
-                            guard.armed();
-                        }
-                    }) as Box<dyn FnOnce() + Send>
-                }),
-            )
+            record_gpu_dispatch(&view, device, compiled, &bound, &words, [gx, gy, gz], site)
         }
-        None => {
-            if kinds
-                .iter()
-                .any(|k| matches!(k, CaptureKind::Container { .. }))
-                && !view.accelerator().is_cpu()
-            {
-                return Err(Error::Runtime("a GPU view without a device".to_string()));
-            }
-            warn_unoptimised(site);
-            let needs = {
-                let mut cache = CPU_KERNELS.lock();
-                let cache = cache.get_or_insert_with(HashMap::new);
-                match cache.get(&key) {
-                    Some(known) => known.clone(),
-                    None => {
-                        let body = match block.take() {
-                            Some(b) => b,
-                            None => build.take().map_or_else(Block::default, |b| b()),
-                        };
-                        let mut kernel = build_kernel::<N>(site, kinds.clone(), body);
-                        kernel.tile = dispatch.tile.clone();
-                        let needs = measure_native(kernel);
-                        cache.insert(key, needs.clone());
-                        needs
+        None => cpu_launch::<N, C, B>(
+            view, site, captures, kinds, key, dispatch, build, block, host,
+        ),
+    }
+}
+
+/// Records a compiled kernel's dispatch on `view`: its bind group (cached
+/// by buffers where the parameters travel as immediates), the parameter
+/// words, the `grid` of workgroups, and GPU timestamps when the view times
+/// its launches.
+fn record_gpu_dispatch(
+    view: &AcceleratorView,
+    device: &Arc<DeviceContext>,
+    compiled: Arc<CompiledKernel>,
+    bound: &[BoundOrScalar],
+    words: &[u32],
+    grid: [u32; 3],
+    site: &'static KernelSite,
+) -> Result<()> {
+    let [gx, gy, gz] = grid;
+    let timing = Arc::clone(view.timing());
+    let device_arc = device;
+    view.record(
+        |device, encoder| {
+            let mut buffers = Vec::new();
+            for b in bound {
+                if let BoundOrScalar::Container(c) = b {
+                    match &c.binding {
+                        Some(DeviceBinding::Gpu(buffer)) => buffers.push(buffer.clone()),
+                        _ => {
+                            return Err(Error::Runtime(
+                                "a container is not on the GPU".to_string(),
+                            ));
+                        }
                     }
                 }
-            }?;
-            let amp_ir::NativeNeeds {
-                resources: needs,
-                unwritten,
-            } = needs;
-            check_resources(&needs, &view, site)?;
-            if needs.uses_f64 && deny_f64() {
-                return Err(f64_refusal(&needs, &view, site));
             }
-            let (bound, native) = captures.bind_all(&view)?;
-            let native =
-                native.ok_or_else(|| Error::Runtime("captures are not on the CPU".to_string()))?;
-            // A kernel that cannot fail (the macro's proof, and every
-            // container of the domain's extent) changes data only by
-            // finishing.
-            let infallible = site.infallible
-                && bound.iter().all(|b| match b {
-                    BoundOrScalar::Container(c) => c.extent == dispatch.extent,
-                    _ => true,
-                });
-            // What the kernel may write: saved before it runs and put back
-            // if it fails, so that a failed kernel leaves the data as it was.
-            let written: Vec<(Arc<CpuMem>, Vec<std::ops::Range<u64>>)> = bound
-                .iter()
-                .zip(&kinds)
-                .filter_map(|(b, kind)| match (b, kind) {
-                    (
-                        BoundOrScalar::Container(c),
-                        CaptureKind::Container { writable: true, .. },
-                    ) => match &c.binding {
-                        Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), byte_runs(c))),
-                        _ => None,
-                    },
-                    _ => None,
-                })
-                .collect();
-            let mems = written.iter().map(|(m, _)| Arc::clone(m)).collect();
-            // Saved: what the kernel writes (not every view declared
-            // read-write: a kernel that reads a large `Array` through its
-            // read-write view copied all of it per launch).
-            let written = if infallible {
-                Vec::new()
-            } else {
-                bound
+            if compiled.loop_guard {
+                let guard = device.loop_guard.as_ref().ok_or_else(|| {
+                    Error::Runtime(
+                        "a guarded kernel on a device without the loop guard".to_string(),
+                    )
+                })?;
+                buffers.push(guard.status.clone());
+            }
+            let cached = if compiled.immediates {
+                let cache = compiled.bind_groups.lock();
+                cache
                     .iter()
-                    .zip(&kinds)
-                    .enumerate()
-                    .filter_map(|(i, (b, kind))| match (b, kind) {
-                        (
-                            BoundOrScalar::Container(c),
-                            CaptureKind::Container { writable: true, .. },
-                        ) if !unwritten.contains(&i) => match &c.binding {
-                            Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), byte_runs(c))),
-                            _ => None,
-                        },
-                        _ => None,
-                    })
-                    .collect()
+                    .find(|(k, _)| *k == buffers)
+                    .map(|(_, g)| g.clone())
+            } else {
+                None
             };
-            // Every container's memory, and whether the atomic form may
-            // write it: the passes the launch takes (see `plain`).
-            let gates = bound
-                .iter()
-                .zip(&kinds)
-                .map(|(b, kind)| match (b, kind) {
-                    (BoundOrScalar::Container(c), CaptureKind::Container { writable, .. }) => {
-                        match &c.binding {
-                            // Declared, not analysed: a pass's mode is part of
-                            // the soundness argument (see `plain`), which
-                            // does not rest on the IR analysis.
-                            Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), *writable)),
-                            _ => None,
+            let bind_group = match cached {
+                Some(g) => g,
+                None => {
+                    // Without immediates, the parameters go in a small
+                    // uniform buffer of their own (commands of one batch
+                    // cannot share a rewritten one).
+                    let params = (!compiled.immediates).then(|| {
+                        let params = device.device.create_buffer(&wgpu::BufferDescriptor {
+                            label: Some("amp-rs launch parameters"),
+                            size: (words.len() * 4) as u64,
+                            usage: wgpu::BufferUsages::UNIFORM,
+                            mapped_at_creation: true,
+                        });
+                        if let Ok(mut range) = params.get_mapped_range_mut(..) {
+                            range.copy_from_slice(bytemuck::cast_slice(words));
                         }
+                        params.unmap();
+                        params
+                    });
+                    let mut entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| wgpu::BindGroupEntry {
+                            binding: i as u32,
+                            resource: b.as_entire_binding(),
+                        })
+                        .collect();
+                    if let Some(params) = &params {
+                        entries.push(wgpu::BindGroupEntry {
+                            binding: entries.len() as u32,
+                            resource: params.as_entire_binding(),
+                        });
                     }
-                    _ => None,
-                })
-                .collect();
-            let body = host(native, needs, infallible, gates);
-            let timing = view.timing().enabled().then(|| Arc::clone(view.timing()));
-            view.record_writing(
-                |_, _| Ok(()),
-                move || {
-                    // Cancelled before it started: nothing to run or undo.
-                    if let Some(stop) = cancel::current().and_then(|t| t.check()) {
-                        return Err(stop.error(&format!("the kernel at {}", site.span)));
-                    }
-                    let logged = log::log_enabled!(log::Level::Debug);
-                    let started = (timing.is_some() || logged).then(std::time::Instant::now);
-                    run_transactionally(&written, body)?;
-                    if let Some(started) = started {
-                        let elapsed = started.elapsed();
-                        if let Some(timing) = timing {
-                            timing.push_cpu(site.span, elapsed);
+                    let group = device.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("amp-rs launch"),
+                        layout: &compiled.layout,
+                        entries: &entries,
+                    });
+                    if compiled.immediates {
+                        let mut cache = compiled.bind_groups.lock();
+                        if cache.len() >= BIND_GROUP_CACHE {
+                            cache.remove(0);
                         }
-                        log::debug!(
-                            "kernel {} ran on the CPU accelerator in {:.3} ms",
-                            site.span,
-                            elapsed.as_secs_f64() * 1e3
-                        );
+                        cache.push((buffers, group.clone()));
                     }
-                    Ok(())
-                },
-                None,
-                mems,
-            )
+                    group
+                }
+            };
+            // Timed launches write GPU timestamps around their pass.
+            let queries = timing.enabled().then(|| TimingLog::begin_gpu(device));
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: queries.as_ref().map(|q| wgpu::ComputePassTimestampWrites {
+                    query_set: q,
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: Some(1),
+                }),
+            });
+            pass.set_pipeline(&compiled.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            if compiled.immediates {
+                pass.set_immediates(0, bytemuck::cast_slice(words));
+            }
+            pass.dispatch_workgroups(gx, gy, gz);
+            drop(pass);
+            if let Some(queries) = &queries {
+                timing.end_gpu(site.span, device_arc, encoder, queries);
+            }
+            Ok(())
+        },
+        || Ok(()),
+        // The guard's status is read after this submission, never
+        // before it (a batch may wait in automatic mode).
+        compiled.loop_guard.then(|| {
+            let device = Arc::clone(device);
+            Box::new(move || {
+                if let Some(guard) = &device.loop_guard {
+                    guard.armed();
+                }
+            }) as Box<dyn FnOnce() + Send>
+        }),
+    )
+}
+
+/// Compiles a kernel for `device` (its captures of `kinds`, those of
+/// `keep` bound read-write), checks it against the accelerator's
+/// features, and keeps it in the device's cache under `key`.
+#[allow(clippy::too_many_arguments)]
+fn compile_on_device<const N: usize>(
+    device: &Arc<DeviceContext>,
+    view: &AcceleratorView,
+    site: &'static KernelSite,
+    kinds: &[CaptureKind],
+    keep: &[usize],
+    key: &KernelKey,
+    dispatch: &Dispatch,
+    body: Block,
+) -> Result<Arc<CompiledKernel>> {
+    let started = std::time::Instant::now();
+    let mut kinds_now = kinds.to_vec();
+    for &i in keep {
+        if let CaptureKind::Container { writable, .. } = &mut kinds_now[i] {
+            *writable = true;
         }
     }
+    let mut kernel = build_kernel::<N>(site, kinds_now, body);
+    kernel.tile = dispatch.tile.clone();
+    let Compiled {
+        shader,
+        resources: needs,
+        demoted,
+    } = lower(
+        kernel.clone(),
+        device.device.features()
+            | wgpu::Features::SHADER_F64
+            | wgpu::Features::SHADER_F16
+            | wgpu::Features::SUBGROUP,
+        device.device.limits().max_immediate_size,
+        device.loop_guard.is_some(),
+        keep,
+    )?;
+    // Writable views the kernel only reads are bound read-only.
+    for &i in &demoted {
+        if let CaptureKind::Container { writable, .. } = &mut kernel.captures[i].1 {
+            *writable = false;
+        }
+    }
+    check_resources(&needs, view, site)?;
+    if shader.uses_f64 && (!view.accelerator().supports_double_precision() || deny_f64()) {
+        return Err(f64_refusal(&needs, view, site));
+    }
+    if shader.uses_f16 && !view.accelerator().supports_half_precision() {
+        return Err(Error::UnsupportedFeature {
+            accelerator: view.accelerator().description().to_string(),
+            feature: format!(
+                "half precision (f16; the SHADER_F16 feature), used by the kernel at {}",
+                site.span
+            ),
+        });
+    }
+    if shader.uses_subgroups && !device.device.features().contains(wgpu::Features::SUBGROUP) {
+        return Err(Error::UnsupportedFeature {
+            accelerator: view.accelerator().description().to_string(),
+            feature: format!(
+                "subgroup operations (the SUBGROUP feature), used by the kernel at {}",
+                site.span
+            ),
+        });
+    }
+    // A panic inside the shader compilers (naga's back ends,
+    // the driver's front end) is an error of this launch,
+    // not of the caller's thread.
+    let name = kernel.name.clone();
+    let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        compile_gpu(device, kernel, shader)
+    }))
+    .unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        Err(Error::KernelCompile {
+            kernel: name,
+            message: format!(
+                "the shader compiler panicked (a bug in amp-rs or its compilers): {what}"
+            ),
+        })
+    })?;
+    let compiled = Arc::new(compiled);
+    log::debug!(
+        "kernel {} compiled for {} in {:.1} ms",
+        site.span,
+        view.accelerator(),
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    device
+        .attached::<KernelCache>()
+        .kernels
+        .lock()
+        .insert(key.clone(), Arc::clone(&compiled));
+    Ok(compiled)
+}
+
+/// A launch on the CPU accelerator: the kernel's resources measured once
+/// per kernel (`build` or the `block` built already gives its body), the
+/// captures bound, and the native body (`host`) recorded to run
+/// transactionally (what it writes is saved, and put back if it fails).
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn cpu_launch<const N: usize, C, B>(
+    view: AcceleratorView,
+    site: &'static KernelSite,
+    captures: C,
+    kinds: Vec<CaptureKind>,
+    key: KernelKey,
+    dispatch: Dispatch,
+    mut build: Option<B>,
+    mut block: Option<Block>,
+    host: impl FnOnce(
+        C::Cpu,
+        Resources,
+        bool,
+        Vec<Option<(Arc<CpuMem>, bool)>>,
+    ) -> Box<dyn FnOnce() -> Result<()> + Send>,
+) -> Result<()>
+where
+    C: CaptureList,
+    B: FnOnce() -> Block,
+{
+    if kinds
+        .iter()
+        .any(|k| matches!(k, CaptureKind::Container { .. }))
+        && !view.accelerator().is_cpu()
+    {
+        return Err(Error::Runtime("a GPU view without a device".to_string()));
+    }
+    warn_unoptimised(site);
+    let needs = {
+        let mut cache = CPU_KERNELS.lock();
+        let cache = cache.get_or_insert_with(HashMap::new);
+        match cache.get(&key) {
+            Some(known) => known.clone(),
+            None => {
+                let body = match block.take() {
+                    Some(b) => b,
+                    None => build.take().map_or_else(Block::default, |b| b()),
+                };
+                let mut kernel = build_kernel::<N>(site, kinds.clone(), body);
+                kernel.tile = dispatch.tile.clone();
+                let needs = measure_native(kernel);
+                cache.insert(key, needs.clone());
+                needs
+            }
+        }
+    }?;
+    let amp_ir::NativeNeeds {
+        resources: needs,
+        unwritten,
+    } = needs;
+    check_resources(&needs, &view, site)?;
+    if needs.uses_f64 && deny_f64() {
+        return Err(f64_refusal(&needs, &view, site));
+    }
+    let (bound, native) = captures.bind_all(&view)?;
+    let native = native.ok_or_else(|| Error::Runtime("captures are not on the CPU".to_string()))?;
+    // A kernel that cannot fail (the macro's proof, and every
+    // container of the domain's extent) changes data only by
+    // finishing.
+    let infallible = site.infallible
+        && bound.iter().all(|b| match b {
+            BoundOrScalar::Container(c) => c.extent == dispatch.extent,
+            _ => true,
+        });
+    // What the kernel may write: saved before it runs and put back
+    // if it fails, so that a failed kernel leaves the data as it was.
+    let written: Vec<(Arc<CpuMem>, Vec<std::ops::Range<u64>>)> = bound
+        .iter()
+        .zip(&kinds)
+        .filter_map(|(b, kind)| match (b, kind) {
+            (BoundOrScalar::Container(c), CaptureKind::Container { writable: true, .. }) => {
+                match &c.binding {
+                    Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), byte_runs(c))),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect();
+    let mems = written.iter().map(|(m, _)| Arc::clone(m)).collect();
+    // Saved: what the kernel writes (not every view declared
+    // read-write: a kernel that reads a large `Array` through its
+    // read-write view copied all of it per launch).
+    let written = if infallible {
+        Vec::new()
+    } else {
+        bound
+            .iter()
+            .zip(&kinds)
+            .enumerate()
+            .filter_map(|(i, (b, kind))| match (b, kind) {
+                (BoundOrScalar::Container(c), CaptureKind::Container { writable: true, .. })
+                    if !unwritten.contains(&i) =>
+                {
+                    match &c.binding {
+                        Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), byte_runs(c))),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    // Every container's memory, and whether the atomic form may
+    // write it: the passes the launch takes (see `plain`).
+    let gates = bound
+        .iter()
+        .zip(&kinds)
+        .map(|(b, kind)| match (b, kind) {
+            (BoundOrScalar::Container(c), CaptureKind::Container { writable, .. }) => {
+                match &c.binding {
+                    // Declared, not analysed: a pass's mode is part of
+                    // the soundness argument (see `plain`), which
+                    // does not rest on the IR analysis.
+                    Some(DeviceBinding::Cpu(mem)) => Some((Arc::clone(mem), *writable)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect();
+    let body = host(native, needs, infallible, gates);
+    let timing = view.timing().enabled().then(|| Arc::clone(view.timing()));
+    view.record_writing(
+        |_, _| Ok(()),
+        move || {
+            // Cancelled before it started: nothing to run or undo.
+            if let Some(stop) = cancel::current().and_then(|t| t.check()) {
+                return Err(stop.error(&format!("the kernel at {}", site.span)));
+            }
+            let logged = log::log_enabled!(log::Level::Debug);
+            let started = (timing.is_some() || logged).then(std::time::Instant::now);
+            run_transactionally(&written, body)?;
+            if let Some(started) = started {
+                let elapsed = started.elapsed();
+                if let Some(timing) = timing {
+                    timing.push_cpu(site.span, elapsed);
+                }
+                log::debug!(
+                    "kernel {} ran on the CPU accelerator in {:.3} ms",
+                    site.span,
+                    elapsed.as_secs_f64() * 1e3
+                );
+            }
+            Ok(())
+        },
+        None,
+        mems,
+    )
 }
 
 /// The workgroup grid for `groups` workgroups at most `max` per dimension:

@@ -202,29 +202,18 @@ struct LaunchParts<'a> {
     index: &'a proc_macro2::Ident,
 }
 
-/// The launch of a tiled kernel in the split form (`split`: its body).
-fn split_launch(p: &LaunchParts<'_>, split: &TokenStream) -> TokenStream {
-    // (The split body binds the index per work item itself.)
+/// The call of `launch_tiled` that both tiled forms end with (their
+/// native closure bound to `__amp_native`).
+fn launch_tiled(p: &LaunchParts<'_>) -> TokenStream {
     let LaunchParts {
         rank,
         view,
         domain,
         const_key,
         ir_body,
-        native_binds,
         ..
     } = *p;
     quote! {
-        // Locals restored per work item may go unused or unassigned in
-        // some regions.
-        #[allow(clippy::all, unused_parens, unused_braces, unused_variables, unused_mut, unused_assignments, unused_labels)]
-        let __amp_native = ::amp_core::__private::kernel::native_split_kernel::<#rank, _, _>(
-            &__amp_captures,
-            move |__amp_caps, __amp_batch: &::amp_core::__private::kernel::TileBatch<#rank>| {
-                #(#native_binds)*
-                #split
-            },
-        );
         ::amp_core::__private::kernel::launch_tiled::<#rank, _, _, _>(
             #view,
             ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
@@ -237,6 +226,28 @@ fn split_launch(p: &LaunchParts<'_>, split: &TokenStream) -> TokenStream {
     }
 }
 
+/// The launch of a tiled kernel in the split form (`split`: its body).
+fn split_launch(p: &LaunchParts<'_>, split: &TokenStream) -> TokenStream {
+    // (The split body binds the index per work item itself.)
+    let LaunchParts {
+        rank, native_binds, ..
+    } = *p;
+    let launch = launch_tiled(p);
+    quote! {
+        // Locals restored per work item may go unused or unassigned in
+        // some regions.
+        #[allow(clippy::all, unused_parens, unused_braces, unused_variables, unused_mut, unused_assignments, unused_labels)]
+        let __amp_native = ::amp_core::__private::kernel::native_split_kernel::<#rank, _, _>(
+            &__amp_captures,
+            move |__amp_caps, __amp_batch: &::amp_core::__private::kernel::TileBatch<#rank>| {
+                #(#native_binds)*
+                #split
+            },
+        );
+        #launch
+    }
+}
+
 /// The launch of a tiled kernel in the threaded form (a thread per work
 /// item), with the compile-time warning that says why.
 fn threaded_launch(
@@ -246,13 +257,11 @@ fn threaded_launch(
 ) -> TokenStream {
     let LaunchParts {
         rank,
-        view,
-        domain,
-        const_key,
-        ir_body,
         native_binds,
         index,
+        ..
     } = *p;
+    let launch = launch_tiled(p);
     quote! {
         #threaded_warning
         #[allow(clippy::all, unused_parens, unused_braces)]
@@ -265,15 +274,7 @@ fn threaded_launch(
                 #native_body
             },
         );
-        ::amp_core::__private::kernel::launch_tiled::<#rank, _, _, _>(
-            #view,
-            ::core::convert::Into::<::amp_core::TiledExtent<#rank>>::into(#domain),
-            &__AMP_SITE,
-            __amp_captures,
-            #const_key,
-            || -> __ir::Block { #ir_body },
-            __amp_native,
-        )
+        #launch
     }
 }
 
