@@ -32,7 +32,10 @@
 //! with a run-time end or step, `while` loops, `break`/`continue`, `match`
 //! (literals, `|`, ranges, constants, bindings with guards), block
 //! expressions whose statements assign locals (also inside `&&`/`||` and
-//! `if` branches), integer arithmetic, bit operations, shifts, comparisons,
+//! `if` branches), references to assignable locals ([`GEN_REFERENCES`]:
+//! `let r = &mut a;`, `let r = if c { &mut a } else { &mut b };`, `let r;
+//! r = &mut a;`, written through by `*r = e;` and `*r op= e;` in a block
+//! in which neither local is otherwise used), integer arithmetic, bit operations, shifts, comparisons,
 //! casts between all the integer types and `f32` and `bool` to integers,
 //! and the built-in methods of `docs/kernel-language.md` section 11 that
 //! have an exact meaning (`min`, `max`, `clamp`, `abs`, `wrapping_*`,
@@ -193,6 +196,10 @@ pub(crate) const GEN_SMALL_MIN_LITERAL: bool = true;
 /// them with unary `-`, which WGSL has only for signed types, until it
 /// wrote `0u - x` for every unsigned type (found by this generator).
 pub(crate) const GEN_SMALL_WRAPPING_NEG: bool = true;
+/// References bound by `let` to assignable locals (one place, chosen at run
+/// time, or bound by a later assignment), written through in a block of
+/// their own.
+pub(crate) const GEN_REFERENCES: bool = true;
 
 /// Which flagged constructs are generated: the `GEN_*` constants, changed
 /// by `AMP_FUZZ_FLAGS` (see [`Flags::parse`]).
@@ -228,6 +235,8 @@ pub(crate) struct Flags {
     pub(crate) small_min_literal: bool,
     /// [`GEN_SMALL_WRAPPING_NEG`].
     pub(crate) small_wrapping_neg: bool,
+    /// [`GEN_REFERENCES`].
+    pub(crate) references: bool,
 }
 
 impl Flags {
@@ -248,10 +257,11 @@ impl Flags {
         small_int_consts: GEN_SMALL_INT_CONSTS,
         small_min_literal: GEN_SMALL_MIN_LITERAL,
         small_wrapping_neg: GEN_SMALL_WRAPPING_NEG,
+        references: GEN_REFERENCES,
     };
 
     /// The flags and their names (`bool_xor` for [`GEN_BOOL_XOR`]).
-    fn named(&mut self) -> [(&'static str, &mut bool); 15] {
+    fn named(&mut self) -> [(&'static str, &mut bool); 16] {
         [
             ("bool_xor", &mut self.bool_xor),
             ("wrapping_neg", &mut self.wrapping_neg),
@@ -268,6 +278,7 @@ impl Flags {
             ("small_int_consts", &mut self.small_int_consts),
             ("small_min_literal", &mut self.small_min_literal),
             ("small_wrapping_neg", &mut self.small_wrapping_neg),
+            ("references", &mut self.references),
         ]
     }
 
@@ -645,6 +656,10 @@ struct Var {
     mutable: bool,
     /// The target of the compound assignment being generated.
     frozen: bool,
+    /// Borrowed by a reference being generated (`let r = &mut v;`): not
+    /// read or written until the reference's block ends, as Rust's borrow
+    /// rules demand.
+    hidden: bool,
     /// For `f32`: what every value it holds satisfies.
     fp: Fp,
 }
@@ -702,6 +717,7 @@ impl Gen {
             ty,
             mutable,
             frozen: false,
+            hidden: false,
             fp,
         });
     }
@@ -909,6 +925,11 @@ impl Gen {
             if depth > 0 { 3 } else { 0 },
             if self.in_loop { 6 } else { 0 },
             2,
+            if self.f.references && has_compound {
+                6
+            } else {
+                0
+            },
         ];
         match self.rng.weighted(&weights) {
             0 => {
@@ -965,12 +986,13 @@ impl Gen {
                 let _ = writeln!(k, "{ind}if {} {{ {what}; }}", c.k);
                 let _ = writeln!(h, "{ind}if {} {{ {what}; }}", c.h);
             }
-            _ => {
+            7 => {
                 let ty = self.any_ty();
                 let e = self.ex(ty, STMT_EXPR_DEPTH, ANY);
                 let _ = writeln!(k, "{ind}let _ = {};", e.k);
                 let _ = writeln!(h, "{ind}let _ = {};", e.h);
             }
+            _ => self.ref_stmt(ind, k, h),
         }
     }
 
@@ -1026,7 +1048,7 @@ impl Gen {
         let c: Vec<usize> = (0..self.vars.len())
             .filter(|&i| {
                 let v = &self.vars[i];
-                v.mutable && !v.frozen && types.contains(&v.ty)
+                v.mutable && !v.frozen && !v.hidden && types.contains(&v.ty)
             })
             .collect();
         if c.is_empty() {
@@ -1052,8 +1074,17 @@ impl Gen {
         if !self.f.self_mutating_compound {
             self.vars[i].frozen = true;
         }
+        let result = self.compound(&name, ty, d);
+        self.vars[i].frozen = false;
+        Some(result)
+    }
+
+    /// `target op= e;` for a `target` of type `ty` (a local, or `*r`):
+    /// kernel and host texts (the host evaluates `e` first, then applies
+    /// the operation with the kernels' meaning).
+    fn compound(&mut self, name: &str, ty: Ty, d: u32) -> (String, String) {
         let t = ty.name();
-        let result = if ty == Ty::Bool {
+        if ty == Ty::Bool {
             let ops: &[&str] = if self.f.bool_xor {
                 &["&", "|", "^"]
             } else {
@@ -1087,9 +1118,75 @@ impl Gen {
                 format!("{name} {op}= {};", e.k),
                 format!("{{ let r_ = {}; {name} = {update}; }}", e.h),
             )
+        }
+    }
+
+    /// A block with a reference to one of two assignable locals of one
+    /// type (`let r = &mut a;`, `let r = if c { &mut a } else { &mut b
+    /// };`, or `let r; r = &mut a;`), written through once or twice
+    /// (`*r = e;`, `*r op= e;`): the same Rust on both sides. While the
+    /// reference lives, neither local is read or written.
+    fn ref_stmt(&mut self, ind: &str, k: &mut String, h: &mut String) {
+        let Some(a) = self.pick_mut(&COMPOUND_TYPES) else {
+            return;
         };
-        self.vars[i].frozen = false;
-        Some(result)
+        let ty = self.vars[a].ty;
+        let others: Vec<usize> = (0..self.vars.len())
+            .filter(|&i| {
+                let v = &self.vars[i];
+                v.mutable && !v.frozen && !v.hidden && v.ty == ty
+            })
+            .collect();
+        let b = others[self.rng.below(others.len())];
+        let (an, bn) = (self.vars[a].name.clone(), self.vars[b].name.clone());
+        let r = self.fresh("r");
+        let t = ty.name();
+        let inner = format!("{ind}    ");
+        let (bk, bh) = match self.rng.below(3) {
+            0 => {
+                let s = format!("let {r} = &mut {an};");
+                (s.clone(), s)
+            }
+            1 => {
+                // The condition is evaluated before either borrow starts.
+                let c = self.ex(Ty::Bool, 2, ANY);
+                (
+                    format!("let {r} = if {} {{ &mut {an} }} else {{ &mut {bn} }};", c.k),
+                    format!("let {r} = if {} {{ &mut {an} }} else {{ &mut {bn} }};", c.h),
+                )
+            }
+            _ => {
+                let ann = if self.rng.chance(50) {
+                    format!(": &mut {t}")
+                } else {
+                    String::new()
+                };
+                let s = format!("let {r}{ann};\n{inner}{r} = &mut {an};");
+                (s.clone(), s)
+            }
+        };
+        let _ = writeln!(k, "{ind}{{\n{inner}{bk}");
+        let _ = writeln!(h, "{ind}{{\n{inner}{bh}");
+        self.vars[a].hidden = true;
+        self.vars[b].hidden = true;
+        let target = format!("*{r}");
+        for _ in 0..1 + self.rng.below(2) {
+            let (sk, sh) = if self.rng.chance(60) {
+                self.compound(&target, ty, STMT_EXPR_DEPTH)
+            } else {
+                let e = self.ex(ty, STMT_EXPR_DEPTH, Req::store(Fp::EXACT));
+                (
+                    format!("{target} = {};", e.k),
+                    format!("{target} = {};", e.h),
+                )
+            };
+            let _ = writeln!(k, "{inner}{sk}");
+            let _ = writeln!(h, "{inner}{sh}");
+        }
+        self.vars[a].hidden = false;
+        self.vars[b].hidden = false;
+        let _ = writeln!(k, "{ind}}}");
+        let _ = writeln!(h, "{ind}}}");
     }
 
     fn for_stmt(&mut self, depth: u32, ind: &str, k: &mut String, h: &mut String) {
@@ -1195,7 +1292,7 @@ impl Gen {
                     let c: Vec<usize> = (0..self.vars.len())
                         .filter(|&i| {
                             let v = &self.vars[i];
-                            v.ty == ty && (ty != Ty::F32 || req.ok(v.fp))
+                            !v.hidden && v.ty == ty && (ty != Ty::F32 || req.ok(v.fp))
                         })
                         .collect();
                     if !c.is_empty() {
