@@ -10,6 +10,7 @@ mod atomics;
 mod conformance_draw;
 mod conformance_draw2;
 mod conformance_draw3;
+mod conformance_draw4;
 mod consts;
 mod control;
 mod domain;
