@@ -35,7 +35,10 @@
 //! `if` branches), references to assignable locals ([`GEN_REFERENCES`]:
 //! `let r = &mut a;`, `let r = if c { &mut a } else { &mut b };`, `let r;
 //! r = &mut a;`, written through by `*r = e;` and `*r op= e;` in a block
-//! in which neither local is otherwise used), integer arithmetic, bit operations, shifts, comparisons,
+//! in which neither local is otherwise used), and a `#[kernel]` helper per
+//! kernel (`fun<no>(a: &mut T, b: U, c: f32)`, which changes `*a`; its host
+//! copy is `hfun<no>`) called with `&mut v`, a reference `r`, or a choice
+//! written in the call (`fun3(if c { &mut a } else { &mut b }, e, f)`), integer arithmetic, bit operations, shifts, comparisons,
 //! casts between all the integer types and `f32` and `bool` to integers,
 //! and the built-in methods of `docs/kernel-language.md` section 11 that
 //! have an exact meaning (`min`, `max`, `clamp`, `abs`, `wrapping_*`,
@@ -674,6 +677,12 @@ struct Gen {
     in_loop: bool,
     /// In a `match` guard: no assignments.
     no_mut: bool,
+    /// The kernel's `#[kernel]` helper, if it has one: its name (the host
+    /// copy is `h<name>`), the type of its `&mut` parameter and of its
+    /// value parameter.
+    helper: Option<(String, Ty, Ty)>,
+    /// In the helper's body: no inputs (`xi[[wi, j]]`, ...) to read.
+    no_inputs: bool,
 }
 
 /// The 32-bit integer types (the only ones with bit functions).
@@ -703,6 +712,8 @@ impl Gen {
             next: 0,
             in_loop: false,
             no_mut: false,
+            helper: None,
+            no_inputs: false,
         }
     }
 
@@ -780,6 +791,13 @@ impl Gen {
             let _ = writeln!(consts, "const {name}: {} = {};", ty.name(), value.k);
             self.push(&name, ty, false, value.fp);
         }
+
+        let helper = if self.f.references && self.rng.chance(50) {
+            self.helper_fn(no)
+        } else {
+            String::new()
+        };
+        consts.push_str(&helper);
 
         let (mut kb, mut hb) = (String::new(), String::new());
         kb.push_str("    let wi = idx[0];\n");
@@ -930,6 +948,7 @@ impl Gen {
             } else {
                 0
             },
+            if self.helper.is_some() { 10 } else { 0 },
         ];
         match self.rng.weighted(&weights) {
             0 => {
@@ -992,7 +1011,8 @@ impl Gen {
                 let _ = writeln!(k, "{ind}let _ = {};", e.k);
                 let _ = writeln!(h, "{ind}let _ = {};", e.h);
             }
-            _ => self.ref_stmt(ind, k, h),
+            8 => self.ref_stmt(ind, k, h),
+            _ => self.call_stmt(ind, k, h),
         }
     }
 
@@ -1121,6 +1141,114 @@ impl Gen {
         }
     }
 
+    /// A `#[kernel]` helper of the kernel, `fun<no>(a: &mut T, b: U, c: f32)`,
+    /// that changes `*a` once or twice from `b`, `c`, literals and
+    /// constants, and its
+    /// host copy `hfun<no>` (plain Rust, the kernels' operations spelled out):
+    /// both texts, to go before the kernel.
+    fn helper_fn(&mut self, no: usize) -> String {
+        // Mostly the types most locals have, so that calls find targets.
+        let t = COMPOUND_TYPES[self.rng.weighted(&[4, 4, 2, 1, 1, 1, 1])];
+        let u = self.any_ty();
+        let name = format!("fun{no}");
+        // The body sees its value parameter and the kernel's constants.
+        let saved: Vec<Var> = std::mem::take(&mut self.vars);
+        self.vars = saved
+            .iter()
+            .filter(|v| v.name.starts_with('C'))
+            .map(|v| Var {
+                name: v.name.clone(),
+                ty: v.ty,
+                mutable: false,
+                frozen: false,
+                hidden: false,
+                fp: v.fp,
+            })
+            .collect();
+        self.push("b", u, false, Fp::input(1 << (INPUTS + 1)));
+        // A float that varies, which some expressions need.
+        self.push("c", Ty::F32, false, Fp::input(1 << (INPUTS + 2)));
+        self.no_inputs = true;
+        let (mut kb, mut hb) = (String::new(), String::new());
+        for _ in 0..1 + self.rng.below(2) {
+            let (sk, sh) = if self.rng.chance(60) {
+                self.compound("*a", t, 2)
+            } else {
+                let e = self.ex(t, 2, Req::store(Fp::EXACT));
+                (format!("*a = {};", e.k), format!("*a = {};", e.h))
+            };
+            let _ = writeln!(kb, "    {sk}");
+            let _ = writeln!(hb, "    {sh}");
+        }
+        self.no_inputs = false;
+        self.vars = saved;
+        self.helper = Some((name.clone(), t, u));
+        let (tn, un) = (t.name(), u.name());
+        format!(
+            "#[amp_core::kernel]\n#[allow(unused_variables)]\nfn {name}(a: &mut {tn}, b: {un}, c: f32) {{\n{kb}}}\n\
+             #[allow(unused_parens, unused_variables, clippy::all)]\nfn h{name}(a: &mut {tn}, b: {un}, c: f32) {{\n{hb}}}\n"
+        )
+    }
+
+    /// A call of the kernel's helper that passes the reference `target`:
+    /// kernel and host statements (the value argument cannot read the
+    /// locals the reference borrows: they are hidden).
+    fn helper_call(&mut self, target: &str) -> (String, String) {
+        let (name, _, u) = self.helper.clone().expect("a helper");
+        let e = self.ex(u, 2, LOOSE);
+        let f = self.ex(Ty::F32, 2, LOOSE);
+        (
+            format!("{name}({target}, {}, {});", e.k, f.k),
+            format!("h{name}({target}, {}, {});", e.h, f.h),
+        )
+    }
+
+    /// `f(&mut v, e);` or `f(if c { &mut a } else { &mut b }, e);` with
+    /// the kernel's helper, on assignable locals of its parameter's type
+    /// (`e` generated with them hidden: Rust evaluates it while they are
+    /// borrowed).
+    fn call_stmt(&mut self, ind: &str, k: &mut String, h: &mut String) {
+        let Some((name, t, u)) = self.helper.clone() else {
+            return;
+        };
+        let a = match self.pick_mut(&[t]) {
+            Some(a) => a,
+            None => {
+                // A local to pass, declared here.
+                let e = self.ex(t, 2, Req::store(Fp::EXACT));
+                let v = self.fresh("v");
+                let tn = t.name();
+                let _ = writeln!(k, "{ind}let mut {v}: {tn} = {};", e.k);
+                let _ = writeln!(h, "{ind}let mut {v}: {tn} = {};", e.h);
+                self.push(&v, t, true, Fp::EXACT);
+                self.vars.len() - 1
+            }
+        };
+        // Another local where there is one.
+        let b = (0..4)
+            .filter_map(|_| self.pick_mut(&[t]))
+            .find(|&b| b != a)
+            .unwrap_or(a);
+        let (an, bn) = (self.vars[a].name.clone(), self.vars[b].name.clone());
+        let (tk, th) = if self.rng.chance(40) {
+            (format!("&mut {an}"), format!("&mut {an}"))
+        } else {
+            let c = self.ex(Ty::Bool, 2, ANY);
+            (
+                format!("if {} {{ &mut {an} }} else {{ &mut {bn} }}", c.k),
+                format!("if {} {{ &mut {an} }} else {{ &mut {bn} }}", c.h),
+            )
+        };
+        self.vars[a].hidden = true;
+        self.vars[b].hidden = true;
+        let e = self.ex(u, 2, LOOSE);
+        let f = self.ex(Ty::F32, 2, LOOSE);
+        self.vars[a].hidden = false;
+        self.vars[b].hidden = false;
+        let _ = writeln!(k, "{ind}{name}({tk}, {}, {});", e.k, f.k);
+        let _ = writeln!(h, "{ind}h{name}({th}, {}, {});", e.h, f.h);
+    }
+
     /// A block with a reference to one of two assignable locals of one
     /// type (`let r = &mut a;`, `let r = if c { &mut a } else { &mut b
     /// };`, or `let r; r = &mut a;`), written through once or twice
@@ -1170,8 +1298,11 @@ impl Gen {
         self.vars[a].hidden = true;
         self.vars[b].hidden = true;
         let target = format!("*{r}");
+        let callable = self.helper.as_ref().is_some_and(|(_, t, _)| *t == ty);
         for _ in 0..1 + self.rng.below(2) {
-            let (sk, sh) = if self.rng.chance(60) {
+            let (sk, sh) = if callable && self.rng.chance(40) {
+                self.helper_call(&r)
+            } else if self.rng.chance(60) {
                 self.compound(&target, ty, STMT_EXPR_DEPTH)
             } else {
                 let e = self.ex(ty, STMT_EXPR_DEPTH, Req::store(Fp::EXACT));
@@ -1311,7 +1442,8 @@ impl Gen {
                     };
                 }
                 2 => {
-                    if ty != Ty::Bool && (ty != Ty::F32 || req.ok(Fp::input(0))) {
+                    if !self.no_inputs && ty != Ty::Bool && (ty != Ty::F32 || req.ok(Fp::input(0)))
+                    {
                         // A small integer: an `i32` or `u32` input cast.
                         let src = if ty.small() {
                             INT_TYPES[self.rng.below(2)]

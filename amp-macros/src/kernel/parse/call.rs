@@ -546,6 +546,16 @@ impl Resolver<'_> {
                 );
                 return None;
             }
+            // `pred(a)` of a parameter or local: a function value.
+            if let Some(name) = self.path_ident(p)
+                && self.lookup(&name.to_string()).is_some()
+            {
+                self.errors.at(
+                    &c.func,
+                    format!("`{name}` is a value, not a #[kernel] function: kernels call #[kernel] functions by name, and closures where the kernel binds them (`let f = |x| ..; f(1)`); a closure passed to a #[kernel] function (`F: Fn(i32) -> i32`) is not supported yet: call it in the kernel and pass its result"),
+                );
+                return None;
+            }
             if p.qself.is_none() {
                 // A `#[kernel]` function (anything else fails to
                 // compile: its IR builder does not exist).

@@ -1185,3 +1185,11 @@ fn inc_of_a_struct_typed_local_is_its_method() {
         "{value:?}"
     );
 }
+
+#[test]
+fn calling_a_value_is_refused_in_the_users_terms() {
+    // Was rustc's "cannot find module or crate `pred`" (the call taken
+    // for one of a `#[kernel]` function named `pred`).
+    let e = refused(quote!(let pred = 3; let x = pred(1);));
+    assert_one(&e, "`pred` is a value, not a #[kernel] function");
+}
