@@ -296,8 +296,6 @@ fn plain_launch(
         native_binds,
         index,
     } = *p;
-    // The plain form (see `plain`): the same body, with the captures it
-    // may access plainly read and written through plain views.
     let plain_body = native_block(
         Cx {
             exits: None,
@@ -332,15 +330,9 @@ fn plain_launch(
             }
         })
     });
+    let atomic = atomic_native(p, native_body);
     quote! {
-        #[allow(clippy::all, unused_parens, unused_braces)]
-        let __amp_native = ::amp_core::__private::kernel::native_kernel::<#rank, _, _>(
-            &__amp_captures,
-            move |__amp_caps, #index: ::amp_core::Index<#rank>| {
-                #(#native_binds)*
-                #native_body
-            },
-        );
+        #atomic
         #[allow(clippy::all, unused_parens, unused_braces)]
         let __amp_plain_form = ::amp_core::__private::kernel::native_plain_kernel::<#rank, _, _, _, _>(
             &__amp_captures,
@@ -366,16 +358,14 @@ fn plain_launch(
     }
 }
 
-/// The launch of a non-tiled kernel without a plain form.
-fn plain_less_launch(p: &LaunchParts<'_>, native_body: &TokenStream) -> TokenStream {
+/// `let __amp_native = ..;`: the atomic native form of a non-tiled kernel
+/// (a closure per work item), which both non-tiled launches have.
+fn atomic_native(p: &LaunchParts<'_>, native_body: &TokenStream) -> TokenStream {
     let LaunchParts {
         rank,
-        view,
-        domain,
-        const_key,
-        ir_body,
         native_binds,
         index,
+        ..
     } = *p;
     quote! {
         #[allow(clippy::all, unused_parens, unused_braces)]
@@ -386,6 +376,22 @@ fn plain_less_launch(p: &LaunchParts<'_>, native_body: &TokenStream) -> TokenStr
                 #native_body
             },
         );
+    }
+}
+
+/// The launch of a non-tiled kernel without a plain form.
+fn plain_less_launch(p: &LaunchParts<'_>, native_body: &TokenStream) -> TokenStream {
+    let LaunchParts {
+        rank,
+        view,
+        domain,
+        const_key,
+        ir_body,
+        ..
+    } = *p;
+    let atomic = atomic_native(p, native_body);
+    quote! {
+        #atomic
         ::amp_core::__private::kernel::launch::<#rank, _, _, _>(
             #view,
             ::core::convert::Into::<::amp_core::Extent<#rank>>::into(#domain),
